@@ -1,0 +1,450 @@
+"""The claim model: what a derivation module may declare.
+
+Every claim is a labelled statement (a stable slug ``id``), with a ``title``, a paper
+reference ``ref`` (section and equation), the sympy expressions it relates, the domain
+of every symbol, the ids it ``uses``, and what is ``expect``-ed (it holds, or the paper
+is wrong and it is refuted, with a one-line reason).  Claims say *what* is claimed;
+``verify_claims.verify`` decides *how* each kind is established.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from .domain import DeclarationError, Domain, as_domain
+
+__all__ = [
+    "Ref", "Expect", "HOLDS", "refuted", "not_in_general", "Claim", "Identity", "Step", "Chain", "Inequality",
+    "Limit", "Monotonic", "Root", "Stationary", "Maximiser", "DeclarationError", "KINDS",
+]
+
+_ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Ref:
+    """Where the paper states the claim: a section and, if any, an equation number."""
+
+    section: str
+    eq: str | None = None
+    note: str | None = None  # e.g. "sentence after (14)"
+
+    def __str__(self) -> str:
+        out = f"Section {self.section}" if not self.section.startswith(("Appendix", "Abstract")) \
+            else self.section
+        if self.eq:
+            out += f", Eq. ({self.eq})"
+        if self.note:
+            out += f", {self.note}"
+        return out
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What the claim's author expects.  holds=False is a strict xfail: the gate fails
+    if such a claim stops being refuted.  paper_error says whether the refutation is a
+    finding about the paper (True) or confirms a "not in general" the paper itself
+    states (False)."""
+
+    holds: bool
+    reason: str = ""
+    paper_error: bool = False
+
+    def __str__(self) -> str:
+        return "holds" if self.holds else f"refuted: {self.reason}"
+
+
+HOLDS = Expect(True)
+
+
+def refuted(reason: str) -> Expect:
+    """Expect the claim, as the paper states it, to be refuted (a strict xfail)."""
+    if not reason or not reason.strip():
+        raise DeclarationError("refuted(...) needs a one-line reason saying what the paper gets wrong")
+    return Expect(False, reason.strip(), paper_error=True)
+
+
+def not_in_general(reason: str) -> Expect:
+    """Expect refutation because the paper itself says the identity fails in general
+    (e.g. "unbiased ... but not in general"): the counterexample confirms the paper."""
+    if not reason or not reason.strip():
+        raise DeclarationError("not_in_general(...) needs a one-line reason")
+    return Expect(False, reason.strip(), paper_error=False)
+
+
+@dataclass(kw_only=True)
+class Claim:
+    """Common fields of every claim kind (keyword-only in every subclass)."""
+
+    id: str
+    title: str
+    ref: Ref | str
+    domain: Any = field(default_factory=dict)
+    where: tuple = ()
+    uses: tuple = ()
+    expect: Expect = HOLDS
+    note: str = ""
+    source: str = ""  # filled in by the loader: the module file that declared the claim
+
+    kind = "claim"
+
+    def __post_init__(self):
+        self.domain = as_domain(self.domain, self.where)
+        self.where = ()
+        self.uses = tuple(self.uses)
+        if isinstance(self.expect, str):
+            self.expect = HOLDS if self.expect == "holds" else refuted(self.expect)
+
+    # -- what every kind provides --------------------------------------------------
+    def expressions(self) -> list:
+        raise NotImplementedError
+
+    def bound_symbols(self) -> set:
+        """Symbols that the claim binds itself (limit and optimisation variables)."""
+        return set()
+
+    def free_symbols(self) -> set:
+        out = set()
+        for e in self.expressions():
+            out |= sp.sympify(e).free_symbols
+        return out
+
+    def statement_latex(self) -> str:
+        raise NotImplementedError
+
+    def validate(self) -> None:
+        if not isinstance(self.id, str) or not _ID_RE.match(self.id):
+            raise DeclarationError(
+                f"claim id {self.id!r} is not a slug: use lowercase letters, digits and hyphens, "
+                "such as 'advantage-pairwise-std'")
+        if not self.title:
+            raise DeclarationError(f"claim {self.id!r}: empty title")
+        if not str(self.ref):
+            raise DeclarationError(f"claim {self.id!r}: empty paper reference")
+        for e in self.expressions():
+            if not isinstance(e, sp.Basic):
+                raise DeclarationError(
+                    f"claim {self.id!r}: {e!r} is a {type(e).__name__}, not a sympy expression")
+        self.domain.validate(self.id, self.free_symbols())
+
+
+def _expr(x):
+    return sp.sympify(x, strict=True) if not isinstance(x, sp.Basic) else x
+
+
+@dataclass(kw_only=True)
+class Identity(Claim):
+    """lhs = rhs at every point of the domain."""
+
+    lhs: Any = None
+    rhs: Any = None
+    kind = "identity"
+
+    def expressions(self):
+        return [_expr(self.lhs), _expr(self.rhs)]
+
+    def statement_latex(self):
+        return f"{sp.latex(self.lhs)} = {sp.latex(self.rhs)}"
+
+
+@dataclass
+class Step:
+    """One displayed line of a derivation chain.
+
+    ``relation`` says how it follows from the previous line:
+    - "equals": the expression equals the previous one on the domain;
+    - "equivalent": both are equations and this one's residual (lhs - rhs) is the
+      previous residual times ``multiply_by``, which must be non-zero on the domain;
+    - "implies": as "equivalent" but the multiplier may vanish (e.g. squaring).
+    """
+
+    expr: Any
+    because: str = ""
+    relation: str = "equals"
+    multiply_by: Any = None
+
+
+@dataclass(kw_only=True)
+class Chain(Claim):
+    """A derivation: each step is verified against the one before it."""
+
+    steps: list = field(default_factory=list)
+    kind = "chain"
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.steps = [s if isinstance(s, Step) else Step(s) for s in self.steps]
+
+    def expressions(self):
+        out = []
+        for s in self.steps:
+            out.append(_expr(s.expr))
+            if s.multiply_by is not None:
+                out.append(_expr(s.multiply_by))
+        return out
+
+    def validate(self):
+        super().validate()
+        if len(self.steps) < 2:
+            raise DeclarationError(f"claim {self.id!r}: a chain needs at least two steps")
+        for i, s in enumerate(self.steps[1:], start=1):
+            if s.relation not in ("equals", "equivalent", "implies"):
+                raise DeclarationError(
+                    f"claim {self.id!r}: step {i + 1} has relation {s.relation!r}; "
+                    "use 'equals', 'equivalent' or 'implies'")
+            is_eq = isinstance(s.expr, sp.Equality)
+            prev_eq = isinstance(self.steps[i - 1].expr, sp.Equality)
+            if s.relation == "equals" and (is_eq or prev_eq) and not (is_eq and prev_eq):
+                raise DeclarationError(
+                    f"claim {self.id!r}: step {i + 1} mixes an equation and an expression")
+            if s.relation != "equals" and not (is_eq and prev_eq):
+                raise DeclarationError(
+                    f"claim {self.id!r}: step {i + 1} is {s.relation!r}, which relates two "
+                    "equations (sympy Eq)")
+
+    def statement_latex(self):
+        return r" \\ ".join(
+            ("" if i == 0 else "&" + {"equals": "=", "equivalent": r"\iff", "implies": r"\implies"}[s.relation])
+            + " " + sp.latex(s.expr) for i, s in enumerate(self.steps))
+
+
+_OPS = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan}
+
+
+@dataclass(kw_only=True)
+class Inequality(Claim):
+    """lhs op rhs at every point of the domain, op one of <, <=, >, >=."""
+
+    lhs: Any = None
+    op: str = "<="
+    rhs: Any = None
+    kind = "inequality"
+
+    def expressions(self):
+        return [_expr(self.lhs), _expr(self.rhs)]
+
+    def validate(self):
+        if self.op not in _OPS:
+            raise DeclarationError(f"claim {self.id!r}: op {self.op!r} is not one of < <= > >=")
+        super().validate()
+
+    def statement_latex(self):
+        return sp.latex(_OPS[self.op](self.lhs, self.rhs, evaluate=False))
+
+
+@dataclass(kw_only=True)
+class Limit(Claim):
+    """expr -> value as var -> point (from the right '+', the left '-', or both '+-')."""
+
+    expr: Any = None
+    var: Any = None
+    point: Any = None
+    value: Any = None
+    direction: str = "+-"
+    kind = "limit"
+
+    def expressions(self):
+        return [_expr(self.expr), _expr(self.value)]
+
+    def bound_symbols(self):
+        return {self.var}
+
+    def free_symbols(self):
+        return super().free_symbols() - {self.var}
+
+    def validate(self):
+        if not isinstance(self.var, sp.Symbol):
+            raise DeclarationError(f"claim {self.id!r}: limit variable must be a sympy Symbol")
+        if self.direction not in ("+", "-", "+-"):
+            raise DeclarationError(f"claim {self.id!r}: direction must be '+', '-' or '+-'")
+        p = _expr(self.point)
+        if p.free_symbols:
+            raise DeclarationError(f"claim {self.id!r}: the limit point must be a number or +-oo")
+        if p is sp.oo and self.direction == "+" or p is -sp.oo and self.direction == "-":
+            raise DeclarationError(f"claim {self.id!r}: cannot approach {p} from that side")
+        super().validate()
+
+    def statement_latex(self):
+        p = _expr(self.point)
+        side = "" if p.is_infinite or self.direction == "+-" else ("^+" if self.direction == "+" else "^-")
+        return (rf"\lim_{{{sp.latex(self.var)} \to {sp.latex(p)}{side}}} {sp.latex(self.expr)} "
+                rf"= {sp.latex(self.value)}")
+
+
+@dataclass(kw_only=True)
+class Monotonic(Claim):
+    """expr is increasing / decreasing in var on the domain (strictly unless strict=False)."""
+
+    expr: Any = None
+    var: Any = None
+    direction: str = "increasing"
+    strict: bool = True
+    kind = "monotonic"
+
+    def expressions(self):
+        return [_expr(self.expr)]
+
+    def validate(self):
+        if self.direction not in ("increasing", "decreasing"):
+            raise DeclarationError(f"claim {self.id!r}: direction must be 'increasing' or 'decreasing'")
+        if self.var not in self.domain.sets:
+            raise DeclarationError(f"claim {self.id!r}: {self.var} needs a domain (an interval)")
+        if not isinstance(self.domain.sets.get(self.var), sp.Interval):
+            raise DeclarationError(f"claim {self.id!r}: the domain of {self.var} must be an Interval")
+        super().validate()
+
+    def statement_latex(self):
+        adv = "" if self.strict else "weakly "
+        return rf"{sp.latex(self.expr)}\ \text{{is {adv}{self.direction} in }} {sp.latex(self.var)}"
+
+
+@dataclass(kw_only=True)
+class Root(Claim):
+    """value solves equation (an Eq, or an expression = 0) for var, lies in interval,
+    and, when unique=True, is the only root of the equation in interval."""
+
+    equation: Any = None
+    var: Any = None
+    value: Any = None
+    interval: Any = None
+    unique: bool = False
+    kind = "root"
+
+    def residual(self):
+        eq = self.equation
+        return eq.lhs - eq.rhs if isinstance(eq, sp.Equality) else _expr(eq)
+
+    def expressions(self):
+        return [self.residual(), _expr(self.value)]
+
+    def bound_symbols(self):
+        return {self.var}
+
+    def free_symbols(self):
+        return super().free_symbols() - {self.var}
+
+    def validate(self):
+        if not isinstance(self.var, sp.Symbol):
+            raise DeclarationError(f"claim {self.id!r}: root variable must be a sympy Symbol")
+        if not isinstance(self.interval, sp.Interval):
+            raise DeclarationError(f"claim {self.id!r}: `interval` must be a sympy Interval "
+                                   "(the range the root lies in)")
+        super().validate()
+
+    def statement_latex(self):
+        eq = self.equation if isinstance(self.equation, sp.Equality) else sp.Eq(self.equation, 0)
+        u = r"\text{ is the unique root of }" if self.unique else r"\text{ solves }"
+        return rf"{sp.latex(self.var)} = {sp.latex(self.value)}{u}{sp.latex(eq)}\text{{ in }}" \
+               rf"{sp.latex(self.interval)}"
+
+
+def _as_vars(wrt):
+    return tuple(wrt) if isinstance(wrt, (list, tuple)) else (wrt,)
+
+
+@dataclass(kw_only=True)
+class Stationary(Claim):
+    """The derivative of objective w.r.t. each variable in wrt vanishes at the point ``at``.
+
+    ``frozen`` substitutions are applied after differentiating and before evaluating:
+    this is how a stationary policy is expressed (differentiate in pi_theta with
+    pi_old fixed, then set pi_old = pi_theta).  With ``simplex=True`` the variables are
+    probabilities constrained to sum to one and the claim is the Lagrange condition of
+    the KKT system at an interior point: all partial derivatives are equal.
+    """
+
+    objective: Any = None
+    wrt: Any = ()
+    at: dict = field(default_factory=dict)
+    frozen: dict = field(default_factory=dict)
+    simplex: bool = False
+    kind = "stationarity"
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.wrt = _as_vars(self.wrt)
+
+    def expressions(self):
+        return [_expr(self.objective)] + [_expr(v) for v in self.at.values()] + \
+            [_expr(v) for v in self.frozen.values()]
+
+    def bound_symbols(self):
+        return set(self.wrt) | set(self.frozen)
+
+    def free_symbols(self):
+        return super().free_symbols() - self.bound_symbols()
+
+    def validate(self):
+        for v in self.wrt:
+            if not isinstance(v, sp.Symbol):
+                raise DeclarationError(f"claim {self.id!r}: wrt entries must be sympy Symbols")
+        missing = [str(v) for v in self.wrt if v not in self.at]
+        if missing:
+            raise DeclarationError(f"claim {self.id!r}: `at` gives no value for {', '.join(missing)}")
+        if self.simplex and len(self.wrt) < 2:
+            raise DeclarationError(f"claim {self.id!r}: simplex=True needs at least two variables")
+        super().validate()
+
+    def statement_latex(self):
+        pt = ", ".join(f"{sp.latex(k)} = {sp.latex(v)}" for k, v in self.at.items())
+        grad = r"\nabla" if len(self.wrt) > 1 else rf"\partial_{{{sp.latex(self.wrt[0])}}}"
+        cond = r"\text{ equal components}" if self.simplex else "= 0"
+        return rf"{grad}\, {sp.latex(self.objective)} {cond}\ \text{{at }} {pt}"
+
+
+@dataclass(kw_only=True)
+class Maximiser(Claim):
+    """The point ``at`` maximises objective over the variables wrt, ranging over ``over``
+    (a dict var -> Interval, with optional ``over_where`` relations), for every
+    parameter point of the domain.  scope="global" compares against the whole feasible
+    set; scope="local" requires the first- and second-order conditions at the point.
+    ``frozen`` substitutions (e.g. pi_old -> the point) are applied to the objective
+    before optimising, which is how a stationary policy is a maximiser.
+    """
+
+    objective: Any = None
+    wrt: Any = ()
+    at: dict = field(default_factory=dict)
+    over: dict = field(default_factory=dict)
+    over_where: tuple = ()
+    frozen: dict = field(default_factory=dict)
+    scope: str = "global"
+    kind = "maximiser"
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.wrt = _as_vars(self.wrt)
+
+    def expressions(self):
+        return [_expr(self.objective)] + [_expr(v) for v in self.at.values()] + \
+            [_expr(v) for v in self.frozen.values()]
+
+    def bound_symbols(self):
+        return set(self.wrt) | set(self.frozen)
+
+    def free_symbols(self):
+        return super().free_symbols() - self.bound_symbols()
+
+    def feasible(self) -> Domain:
+        return Domain(dict(self.over), tuple(self.over_where))
+
+    def validate(self):
+        if self.scope not in ("global", "local"):
+            raise DeclarationError(f"claim {self.id!r}: scope must be 'global' or 'local'")
+        missing = [str(v) for v in self.wrt if v not in self.at or v not in self.over]
+        if missing:
+            raise DeclarationError(
+                f"claim {self.id!r}: {', '.join(missing)} need both a value in `at` and a range in `over`")
+        self.feasible().validate(self.id, set(self.wrt))
+        super().validate()
+
+    def statement_latex(self):
+        pt = ", ".join(f"{sp.latex(k)} = {sp.latex(v)}" for k, v in self.at.items())
+        return rf"{pt}\ \text{{{self.scope}ly maximises }} {sp.latex(self.objective)}"
+
+
+KINDS = {c.kind: c for c in (Identity, Chain, Inequality, Limit, Monotonic, Root, Stationary, Maximiser)}

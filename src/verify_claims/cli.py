@@ -1,0 +1,241 @@
+"""The ``verify-claims`` command: verify derivations, print a summary, write claims.json.
+
+Exit codes (documented in the README, in the spirit of pytest's):
+  0  every claim came out as expected
+  1  some claim did not (refuted, error, timeout, undecided), or a module/claim is broken
+  2  usage error, or nothing to verify
+  3  internal error of verify-claims itself
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import __version__
+from .loader import load_derivations
+from .report_json import build_report, mark_established, write_json_atomic
+from .result import STATUSES, Result, Settings
+from .runner import run_claims
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+_COLOURS = {"proved": "32", "certified": "32", "checked": "36", "refuted": "31", "undecided": "33",
+            "error": "35", "timeout": "35"}
+
+
+def default_derivations() -> Path:
+    """The bundled derivations: ./derivations if present, else the ones beside the source."""
+    here = Path.cwd() / "derivations"
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parents[2] / "derivations"
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse exits 2 by itself; keep our wording and code
+        self.print_usage(sys.stderr)
+        print(f"verify-claims: error: {message}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
+
+
+def _positive_int(name, lo):
+    def parse(s):
+        try:
+            v = int(s)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {s!r}")
+        if v < lo:
+            raise argparse.ArgumentTypeError(f"{name} must be at least {lo}, got {v}")
+        return v
+    return parse
+
+
+def _positive_float(s):
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"timeout must be a number of seconds, got {s!r}")
+    if not v > 0:
+        raise argparse.ArgumentTypeError(f"timeout must be positive, got {s}")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    d = Settings()
+    p = _Parser(prog="verify-claims",
+                description="Verify the claims of derivation modules: proved, certified, checked or "
+                            "refuted, with counterexamples. Writes REPORT_DIR/claims.json.")
+    p.add_argument("--derivations", metavar="DIR", help="directory of derivation modules "
+                   "(default: the bundled paper, ./derivations)")
+    p.add_argument("--only", nargs="+", metavar="ID", help="verify only these claim ids")
+    p.add_argument("--list", action="store_true", help="list the claims (id, reference, kind) and exit")
+    p.add_argument("--seed", type=_positive_int("seed", 0), default=d.seed,
+                   help=f"random seed of the numeric checks (default {d.seed})")
+    p.add_argument("--samples", type=_positive_int("samples", 10), default=d.samples,
+                   help=f"random domain points per claim (default {d.samples})")
+    p.add_argument("--precision", type=_positive_int("precision", 15), default=d.precision,
+                   help=f"significant digits of the numeric checks (default {d.precision})")
+    p.add_argument("--timeout", type=_positive_float, default=d.timeout,
+                   help=f"seconds per claim before it is stopped (default {d.timeout:g})")
+    p.add_argument("--jobs", type=_positive_int("jobs", 1), default=None,
+                   help="worker processes (default: number of CPUs)")
+    p.add_argument("--report-dir", metavar="DIR", default="reports",
+                   help="where claims.json is written (default reports/)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only problems, failures and the summary")
+    p.add_argument("--no-color", action="store_true", help="no ANSI colours")
+    p.add_argument("--version", action="version", version=f"verify-claims {__version__}")
+    return p
+
+
+def main(argv=None) -> int:
+    try:
+        return _main(argv)
+    except _UsageError as exc:
+        print(f"verify-claims: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("verify-claims: interrupted", file=sys.stderr)
+        return EXIT_FAILED
+    except Exception as exc:  # pragma: no cover - a bug in verify-claims itself
+        import traceback
+        traceback.print_exc()
+        print(f"verify-claims: internal error: {exc}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _main(argv) -> int:
+    args = build_parser().parse_args(argv)
+    colour = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR")
+    ddir = Path(args.derivations) if args.derivations else default_derivations()
+    if not ddir.is_dir():
+        raise _UsageError(f"derivations directory {ddir} does not exist "
+                          "(pass --derivations DIR with your derivation modules)")
+    settings = Settings(seed=args.seed, samples=args.samples, precision=args.precision,
+                        timeout=args.timeout)
+    loaded = load_derivations(ddir, import_timeout=args.timeout)
+    claims = loaded.claims
+    if args.only:
+        known = {c.id for c in claims}
+        unknown = [i for i in args.only if i not in known]
+        if unknown:
+            hints = []
+            for u in unknown:
+                close = difflib.get_close_matches(u, known, n=3)
+                hints.append(f"{u}" + (f" (did you mean {', '.join(close)}?)" if close else ""))
+            raise _UsageError("unknown claim id(s): " + "; ".join(hints)
+                              + ". Run `verify-claims --list` to see the ids.")
+        wanted = set(args.only)
+        claims = [c for c in claims if c.id in wanted]
+
+    if args.list:
+        return _list(loaded, claims)
+
+    for p in loaded.problems:
+        print(f"PROBLEM {p}", file=sys.stderr)
+    if not claims and not loaded.problems:
+        print(f"verify-claims: no claims found in {ddir} (a derivation module is a *.py file "
+              "defining CLAIMS)", file=sys.stderr)
+        return EXIT_USAGE
+
+    jobs = args.jobs or os.cpu_count() or 1
+    print(f"verify-claims {__version__}: {len(claims)} claims from {ddir} "
+          f"(seed {settings.seed}, {settings.samples} samples, {settings.precision} digits, "
+          f"timeout {settings.timeout:g} s, {jobs} jobs)")
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    width = max((len(c.id) for c in claims), default=10)
+
+    def progress(res: Result, done: int, total: int):
+        bad = not res.as_expected
+        if args.quiet and not bad:
+            return
+        tag = res.status.upper()
+        if colour:
+            tag = f"\033[{_COLOURS.get(res.status, '0')}m{tag:<9}\033[0m"
+        else:
+            tag = f"{tag:<9}"
+        exp = ""
+        if res.expected != "holds":
+            exp = " (expected)" if res.as_expected else " (expected refuted)"
+        flag = "" if not bad else "  <-- NOT AS EXPECTED"
+        print(f"[{done:>{len(str(total))}}/{total}] {tag} {res.id:<{width}} {res.seconds:6.2f}s{exp}{flag}",
+              flush=True)
+        if bad and res.message:
+            print(f"      {res.message}", flush=True)
+        if bad and res.counterexample:
+            print(f"      counterexample: {_one_line(res.counterexample)}", flush=True)
+
+    results = run_claims(claims, settings, jobs=jobs, on_result=progress)
+    seconds = time.perf_counter() - t0
+    results += [_problem_result(p) for p in loaded.problems if p.claim]
+    mark_established(results)
+    failed = [r for r in results if not r.as_expected]
+    file_problems = [p for p in loaded.problems if not p.claim]
+    code = EXIT_FAILED if failed or file_problems else EXIT_OK
+    report = build_report(results, loaded.problems, settings, derivations=str(ddir), seconds=seconds,
+                          exit_code=code, jobs=jobs, started=started)
+    out = write_json_atomic(report, Path(args.report_dir) / "claims.json")
+    _summary(results, loaded.problems, seconds, settings, out, colour)
+    return code
+
+
+def _problem_result(p) -> Result:
+    return Result(id=p.claim, title="(malformed declaration)", ref="", kind="?", source=p.file,
+                  expected="holds", expected_reason="", paper_error=False, status="error",
+                  message=p.cause, as_expected=False)
+
+
+def _one_line(d, limit=400):
+    s = ", ".join(f"{k}={v}" for k, v in d.items())
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def _list(loaded, claims) -> int:
+    if not claims:
+        for p in loaded.problems:
+            print(f"PROBLEM {p}", file=sys.stderr)
+        print("no claims", file=sys.stderr)
+        return EXIT_USAGE
+    w = max(len(c.id) for c in claims)
+    rw = max(len(str(c.ref)) for c in claims)
+    for c in claims:
+        exp = "" if c.expect.holds else "  [expected refuted]"
+        print(f"{c.id:<{w}}  {str(c.ref):<{rw}}  {c.kind:<12} {c.source}{exp}")
+    print(f"{len(claims)} claims in {len(loaded.modules)} modules")
+    for p in loaded.problems:
+        print(f"PROBLEM {p}", file=sys.stderr)
+    return EXIT_FAILED if loaded.problems else EXIT_OK
+
+
+def _summary(results, problems, seconds, settings, out, colour):
+    counts = {s: sum(1 for r in results if r.status == s) for s in STATUSES}
+    parts = [f"{n} {s}" for s, n in counts.items() if n]
+    failed = [r for r in results if not r.as_expected]
+    xfail = sum(1 for r in results if r.status == "refuted" and r.as_expected)
+    if failed or any(not p.claim for p in problems):
+        print("\nNot as expected:")
+        for r in failed:
+            print(f"  {r.id} ({r.source}): {r.status} but expected {r.expected}"
+                  + (f" -- {r.message}" if r.message else ""))
+        for p in problems:
+            if not p.claim:
+                print(f"  {p}")
+    verdict = "FAILED" if failed or problems else "OK"
+    line = (f"== {verdict}: {len(results)} claims: {', '.join(parts) or 'none'}"
+            f"{f' ({xfail} refuted as expected)' if xfail else ''}; {len(failed)} not as expected"
+            f"{f', {len(problems)} problems' if problems else ''} in {seconds:.1f} s "
+            f"(seed {settings.seed}) ==")
+    if colour:
+        line = f"\033[{'31' if verdict == 'FAILED' else '32'}m{line}\033[0m"
+    print(line)
+    print(f"report: {out}")

@@ -1,0 +1,187 @@
+"""Discover derivation modules by convention and collect their claims.
+
+Convention (as pytest discovers tests): every ``*.py`` file in the derivations
+directory whose name does not start with ``_`` is a derivation module and must define
+a module-level list ``CLAIMS``.  ``_``-prefixed files are helpers the modules may
+import (the directory is on ``sys.path`` while loading).  A module that fails to
+import, or a malformed claim, becomes a *problem* naming the file, the claim and the
+cause; everything else is still loaded.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import signal
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .claims import Claim
+from .domain import DeclarationError
+
+__all__ = ["Problem", "Loaded", "load_derivations"]
+
+
+@dataclass
+class Problem:
+    file: str
+    claim: str | None
+    cause: str
+
+    def __str__(self) -> str:
+        where = self.file + (f" [{self.claim}]" if self.claim else "")
+        return f"{where}: {self.cause}"
+
+
+@dataclass
+class Loaded:
+    directory: str
+    modules: list = field(default_factory=list)  # (file, docstring first line, n claims)
+    claims: list = field(default_factory=list)
+    problems: list = field(default_factory=list)
+
+
+class _ImportTimeout(Exception):
+    pass
+
+
+def _import_file(path: Path, timeout: float):
+    name = f"_verify_claims_derivation_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+
+    def handler(signum, frame):
+        raise _ImportTimeout()
+
+    use_alarm = hasattr(signal, "setitimer") and timeout > 0
+    if use_alarm:
+        try:
+            old = signal.signal(signal.SIGALRM, handler)
+        except ValueError:  # not in the main thread
+            use_alarm = False
+    if use_alarm:
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+    return module
+
+
+def _cause(exc: BaseException, path: Path) -> str:
+    """The exception and the innermost line of the derivation file that raised it."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
+    where = f" (line {frames[-1].lineno}: {frames[-1].line})" if frames else ""
+    if isinstance(exc, SyntaxError):
+        where = f" (line {exc.lineno})"
+        return f"syntax error: {exc.msg}{where}"
+    return f"failed to import: {type(exc).__name__}: {exc}{where}"
+
+
+def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
+    """Import every derivation module in `directory` and validate every claim."""
+    d = Path(directory).resolve()
+    out = Loaded(directory=str(d))
+    if not d.is_dir():
+        raise FileNotFoundError(f"derivations directory {directory} does not exist")
+    files = sorted(p for p in d.glob("*.py") if not p.name.startswith("_"))
+    sys.path.insert(0, str(d))
+    # helpers (_*.py) are cached in sys.modules by name; forget stale ones from another dir
+    helpers = {p.stem for p in d.glob("_*.py")}
+    for h in helpers:
+        sys.modules.pop(h, None)
+    try:
+        seen: dict[str, str] = {}
+        for path in files:
+            rel = path.name
+            try:
+                module = _import_file(path, import_timeout)
+            except _ImportTimeout:
+                out.problems.append(Problem(rel, None, f"import did not finish within {import_timeout:g} s"))
+                continue
+            except BaseException as exc:  # noqa: BLE001 - any failure is the module's problem
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
+                out.problems.append(Problem(rel, None, _cause(exc, path)))
+                continue
+            claims = getattr(module, "CLAIMS", None)
+            if claims is None:
+                out.problems.append(Problem(rel, None, "defines no CLAIMS list (a derivation module "
+                                                       "must; name helper files with a leading _)"))
+                continue
+            if not isinstance(claims, (list, tuple)):
+                out.problems.append(Problem(rel, None, "CLAIMS must be a list of claims"))
+                continue
+            doc = (module.__doc__ or "").strip().splitlines()
+            out.modules.append((rel, doc[0] if doc else "", len(claims)))
+            for c in claims:
+                if not isinstance(c, Claim):
+                    out.problems.append(Problem(rel, None, f"CLAIMS contains {type(c).__name__} {c!r:.60}, "
+                                                           "not a claim (Identity, Inequality, ...)"))
+                    continue
+                c.source = rel
+                try:
+                    c.validate()
+                except DeclarationError as exc:
+                    out.problems.append(Problem(rel, getattr(c, "id", None), str(exc)))
+                    continue
+                except Exception as exc:  # noqa: BLE001
+                    out.problems.append(Problem(rel, getattr(c, "id", None),
+                                                f"invalid declaration: {type(exc).__name__}: {exc}"))
+                    continue
+                if c.id in seen:
+                    out.problems.append(Problem(rel, c.id, f"duplicate id: already declared in {seen[c.id]}"))
+                    continue
+                seen[c.id] = rel
+                out.claims.append(c)
+        known = {c.id for c in out.claims}
+        bad_ids = set()
+        for c in out.claims:
+            unknown = [u for u in c.uses if u not in known]
+            if unknown:
+                bad_ids.add(c.id)
+                out.problems.append(Problem(c.source, c.id, f"`uses` names unknown claim id(s): "
+                                                            f"{', '.join(unknown)}"))
+            if c.id in c.uses:
+                bad_ids.add(c.id)
+                out.problems.append(Problem(c.source, c.id, "a claim cannot use itself"))
+        cycle = _find_cycle(out.claims)
+        if cycle:
+            out.problems.append(Problem(cycle[0][1], cycle[0][0], "`uses` forms a cycle: "
+                                        + " -> ".join(i for i, _ in cycle)))
+        out.claims = [c for c in out.claims if c.id not in bad_ids]
+    finally:
+        sys.path.remove(str(d))
+    return out
+
+
+def _find_cycle(claims):
+    by_id = {c.id: c for c in claims}
+    state: dict[str, int] = {}
+    stack: list = []
+
+    def visit(cid):
+        state[cid] = 1
+        stack.append(cid)
+        for u in by_id[cid].uses:
+            if u not in by_id or u == cid:
+                continue
+            if state.get(u) == 1:
+                return stack[stack.index(u):] + [u]
+            if u not in state:
+                found = visit(u)
+                if found:
+                    return found
+        stack.pop()
+        state[cid] = 2
+        return None
+
+    for c in claims:
+        if c.id not in state:
+            found = visit(c.id)
+            if found:
+                return [(i, by_id[i].source) for i in found]
+    return None

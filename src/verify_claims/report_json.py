@@ -1,0 +1,91 @@
+"""reports/claims.json: the machine-readable record of a run (schema in the README)."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import mpmath
+import sympy
+
+from . import __version__
+from .result import STATUSES
+
+__all__ = ["SCHEMA", "build_report", "write_json_atomic", "mark_established"]
+
+SCHEMA = "verify-claims/1"
+
+
+def mark_established(results) -> None:
+    """A claim is established when its status is and so is everything it uses (transitively)."""
+    by_id = {r.id: r for r in results}
+    memo: dict = {}
+
+    def ok(rid, trail=()):
+        if rid in memo:
+            return memo[rid]
+        r = by_id.get(rid)
+        if r is None or rid in trail:  # filtered out by --only, or a cycle: not established here
+            return None
+        mine = r.status in ("proved", "certified", "checked")
+        deps = [ok(u, trail + (rid,)) for u in r.uses]
+        if not mine or any(d is False for d in deps):
+            val = False
+        elif any(d is None for d in deps):
+            val = None  # depends on a claim outside this run
+        else:
+            val = True
+        memo[rid] = val
+        return val
+
+    for r in results:
+        r.established = ok(r.id)
+
+
+def build_report(results, problems, settings, *, derivations: str, seconds: float, exit_code: int,
+                 jobs: int, started: str) -> dict:
+    counts = Counter(r.status for r in results)
+    return {
+        "schema": SCHEMA,
+        "run": {
+            "seed": settings.seed,
+            "samples": settings.samples,
+            "precision": settings.precision,
+            "timeout": settings.timeout,
+            "jobs": jobs,
+            "derivations": derivations,
+            "started": started,
+            "seconds": round(seconds, 3),
+            "versions": {"verify_claims": __version__, "python": platform.python_version(),
+                         "sympy": sympy.__version__, "mpmath": mpmath.__version__},
+            "counts": {s: counts.get(s, 0) for s in STATUSES},
+            "claims": len(results),
+            "as_expected": sum(1 for r in results if r.as_expected),
+            "not_as_expected": sum(1 for r in results if not r.as_expected),
+            "problems": len(problems),
+            "exit_code": exit_code,
+        },
+        "problems": [{"file": p.file, "claim": p.claim, "cause": p.cause} for p in problems],
+        "claims": [r.to_json() for r in results],
+    }
+
+
+def write_json_atomic(data: dict, path) -> Path:
+    """Write to a temporary file beside `path`, then rename: never a half-written report."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, ensure_ascii=False, default=str)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path

@@ -1,0 +1,57 @@
+"""The result of verifying one claim: what the JSON and every report renders."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+__all__ = ["Result", "STATUSES", "ESTABLISHED", "Settings"]
+
+# strongest first; "certified" is an inequality-like statement shown over its whole domain
+STATUSES = ("proved", "certified", "checked", "refuted", "undecided", "error", "timeout")
+ESTABLISHED = ("proved", "certified", "checked")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How claims are verified.  Passed explicitly; there is no global configuration."""
+
+    seed: int = 20250221
+    samples: int = 100
+    precision: int = 30
+    timeout: float = 60.0  # seconds per claim, hard limit (the worker is killed)
+    prover_budget: float = 10.0  # seconds for the symbolic attempt (at most half the timeout)
+
+    def symbolic_budget(self) -> float:
+        return min(self.prover_budget, self.timeout / 2)
+
+
+@dataclass
+class Result:
+    id: str
+    title: str
+    ref: str
+    kind: str
+    source: str
+    expected: str  # "holds" | "refuted"
+    expected_reason: str
+    paper_error: bool
+    status: str
+    method: str = ""
+    evidence: dict = field(default_factory=dict)
+    counterexample: dict | None = None
+    message: str = ""  # cause of an error / timeout / undecided, or a note on the verdict
+    uses: list = field(default_factory=list)
+    seconds: float = 0.0
+    statement: str = ""  # LaTeX
+    steps: list | None = None  # chains: [{"step": i, "status": ..., "because": ...}]
+    as_expected: bool = False
+    established: bool | None = None  # status established and so is everything it uses
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @staticmethod
+    def judge(status: str, expected_holds: bool) -> bool:
+        if expected_holds:
+            return status in ESTABLISHED
+        return status == "refuted"

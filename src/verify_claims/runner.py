@@ -1,0 +1,152 @@
+"""Run many claims in worker processes with a hard per-claim timeout.
+
+Workers are forked (they inherit the loaded claims, so only an index crosses the
+pipe) and are reused across claims; a worker that exceeds the timeout is killed and
+replaced, and a worker that dies is reported as an error of the claim it was running.
+One hanging or crashing claim therefore never stops the others.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import time
+from multiprocessing.connection import wait
+
+from .result import Result, Settings
+from .verify import verify
+
+__all__ = ["run_claims"]
+
+
+def _worker(claims, settings, conn):
+    while True:
+        try:
+            i = conn.recv()
+        except EOFError:
+            return
+        if i is None:
+            return
+        res = verify(claims[i], settings)
+        conn.send((i, res))
+
+
+def _placeholder(claim, status, message, seconds) -> Result:
+    return Result(id=claim.id, title=claim.title, ref=str(claim.ref), kind=claim.kind,
+                  source=claim.source, expected="holds" if claim.expect.holds else "refuted",
+                  expected_reason=claim.expect.reason, paper_error=claim.expect.paper_error,
+                  status=status, message=message, uses=list(claim.uses), seconds=round(seconds, 4),
+                  as_expected=Result.judge(status, claim.expect.holds), statement=_latex(claim))
+
+
+def _latex(claim):
+    try:
+        return claim.statement_latex()
+    except Exception:
+        return ""
+
+
+class _Slot:
+    def __init__(self, ctx, claims, settings):
+        parent, child = ctx.Pipe()
+        self.conn = parent
+        self.proc = ctx.Process(target=_worker, args=(claims, settings, child), daemon=True)
+        self.proc.start()
+        child.close()
+        self.task = None
+        self.started = 0.0
+
+    def kill(self):
+        try:
+            self.proc.kill()
+        finally:
+            self.proc.join(1)
+            self.conn.close()
+
+
+def run_claims(claims, settings: Settings, jobs: int | None = None, on_result=None):
+    """Verify every claim; returns results in declaration order.
+
+    on_result(result, done, total) is called as each claim finishes (progress).
+    """
+    total = len(claims)
+    results: list = [None] * total
+    if total == 0:
+        return []
+    jobs = max(1, min(jobs or os.cpu_count() or 1, total))
+    if "fork" not in mp.get_all_start_methods():  # pragma: no cover - non-POSIX
+        for i, c in enumerate(claims):
+            results[i] = verify(c, settings)
+            if on_result:
+                on_result(results[i], i + 1, total)
+        return results
+    ctx = mp.get_context("fork")
+    pending = list(range(total))
+    slots = [_Slot(ctx, claims, settings) for _ in range(jobs)]
+    done = 0
+
+    def finish(i, res):
+        nonlocal done
+        results[i] = res
+        done += 1
+        if on_result:
+            on_result(res, done, total)
+
+    try:
+        while done < total:
+            for k, slot in enumerate(slots):
+                if slot.task is None and pending:
+                    slot.task = pending.pop(0)
+                    slot.started = time.perf_counter()
+                    try:
+                        slot.conn.send(slot.task)
+                    except (BrokenPipeError, OSError):
+                        i = slot.task
+                        slot.kill()
+                        slots[k] = _Slot(ctx, claims, settings)
+                        finish(i, _placeholder(claims[i], "error", "worker process unavailable", 0))
+            busy = [s for s in slots if s.task is not None]
+            if not busy:
+                continue
+            now = time.perf_counter()
+            next_deadline = min(s.started + settings.timeout for s in busy)
+            ready = wait([s.conn for s in busy] + [s.proc.sentinel for s in busy],
+                         timeout=max(0.0, next_deadline - now))
+            now = time.perf_counter()
+            for k, slot in enumerate(slots):
+                if slot.task is None:
+                    continue
+                i = slot.task
+                if slot.conn in ready:
+                    try:
+                        j, res = slot.conn.recv()
+                        slot.task = None
+                        finish(j, res)
+                        continue
+                    except (EOFError, OSError):
+                        pass  # the worker died while sending: handled below
+                if slot.conn in ready or slot.proc.sentinel in ready or not slot.proc.is_alive():
+                    code = slot.proc.exitcode
+                    slot.kill()
+                    slots[k] = _Slot(ctx, claims, settings)
+                    finish(i, _placeholder(claims[i], "error",
+                                           f"the worker verifying this claim died (exit code {code}); "
+                                           "likely out of memory or a crash in a native library",
+                                           now - slot.started))
+                elif now - slot.started >= settings.timeout:
+                    slot.kill()
+                    slots[k] = _Slot(ctx, claims, settings)
+                    finish(i, _placeholder(claims[i], "timeout",
+                                           f"did not finish within --timeout {settings.timeout:g} s",
+                                           now - slot.started))
+    finally:
+        for slot in slots:
+            try:
+                if slot.task is None and slot.proc.is_alive():
+                    slot.conn.send(None)
+                    slot.proc.join(0.5)
+            except (BrokenPipeError, OSError):
+                pass
+            if slot.proc.is_alive():
+                slot.kill()
+    return results

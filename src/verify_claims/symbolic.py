@@ -1,0 +1,404 @@
+"""Symbolic proofs with sympy: the evidence behind *proved* (and, for inequality-like
+claims established by sign analysis over the whole domain, *certified*).
+
+Soundness rests on two rules.  First, symbols are replaced by symbols carrying only
+facts implied by their declared sets (sign, integrality): a proof under weaker
+assumptions holds on the declared domain.  Second, only a definite answer counts:
+a residual that simplifies to exactly 0, or a sign attribute that sympy's assumption
+system reports as True.  ``expr.equals`` is never used (it samples numbers), and a
+``None`` from sympy is "not established", never a pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from .claims import Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Root, Stationary
+from .domain import Domain
+from .numeric import _gradient
+
+__all__ = ["ProofOutcome", "prove", "zero_by", "prove_sign"]
+
+PROVED, CERTIFIED = "proved", "certified"
+
+
+@dataclass
+class ProofOutcome:
+    status: str | None  # "proved" | "certified" | None (not established symbolically)
+    method: str = ""
+    evidence: dict = field(default_factory=dict)
+    step_statuses: list | None = None
+    disagrees: str | None = None  # a symbolic result that contradicts the claim (e.g. a limit)
+
+
+def _short(e, n=160):
+    s = str(e)
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+# ------------------------------------------------------------------ zero and sign tests
+class Facts:
+    """What the prover may use beyond per-symbol assumptions: the slacks of the strict
+    `where` relations (p1 + p2 < 1 gives 1 - p1 - p2 > 0) and of the non-strict ones."""
+
+    def __init__(self, positive=(), nonnegative=()):
+        self.positive = [sp.sympify(e) for e in positive]
+        self.nonnegative = [sp.sympify(e) for e in nonnegative]
+
+    @staticmethod
+    def from_relations(relations, rep):
+        pos, nonneg = [], []
+        for rel in relations:
+            lhs, rhs = rel.lhs.xreplace(rep), rel.rhs.xreplace(rep)
+            if isinstance(rel, sp.StrictLessThan):
+                pos.append(rhs - lhs)
+            elif isinstance(rel, sp.StrictGreaterThan):
+                pos.append(lhs - rhs)
+            elif isinstance(rel, sp.LessThan):
+                nonneg.append(rhs - lhs)
+            elif isinstance(rel, sp.GreaterThan):
+                nonneg.append(lhs - rhs)
+        return Facts(pos, nonneg)
+
+    def is_positive(self, e, depth=0) -> bool:
+        """Sound but incomplete: True only if e > 0 follows from assumptions and slacks."""
+        e = sp.sympify(e)
+        if e.is_positive is True:
+            return True
+        if depth > 6:
+            return False
+        for k in self.positive:
+            ratio = sp.cancel(e / k)
+            if ratio.is_positive is True:
+                return True
+        if isinstance(e, sp.Add):
+            if all(self.is_nonnegative(t, depth + 1) for t in e.args) and any(
+                    self.is_positive(t, depth + 1) for t in e.args):
+                return True
+            # an expanded sum may hide a positive grouping: ref1 e^a + (1 - ref1 - ref2) e^c ...
+            atoms = list(e.atoms(sp.exp)) or list(e.atoms(sp.Pow))
+            if atoms and depth < 3:
+                grouped = sp.collect(e, atoms)
+                if grouped != e and isinstance(grouped, sp.Add):
+                    return self.is_positive(grouped, depth + 2)
+            return False
+        if isinstance(e, sp.Mul):
+            return all(self.is_positive(f, depth + 1) for f in e.args)
+        if isinstance(e, sp.Pow):
+            if self.is_positive(e.base, depth + 1) and e.exp.is_real:
+                return True
+        if isinstance(e, sp.exp) and e.args[0].is_real:
+            return True
+        return False
+
+    def is_nonnegative(self, e, depth=0) -> bool:
+        e = sp.sympify(e)
+        if e.is_nonnegative is True or self.is_positive(e, depth):
+            return True
+        for k in self.nonnegative:
+            if sp.cancel(e / k).is_nonnegative is True:
+                return True
+        if isinstance(e, sp.Add):
+            return all(self.is_nonnegative(t, depth + 1) for t in e.args)
+        if isinstance(e, sp.Mul):
+            return all(self.is_nonnegative(f, depth + 1) for f in e.args)
+        return False
+
+
+NO_FACTS = Facts()
+
+
+def split_logs(expr, facts: Facts):
+    """Expand log(a*b/c) into log a + log b - log c wherever every factor is provably
+    positive: the identity holds then, so this is a sound rewrite (unlike force=True)."""
+    reps = {}
+    for lg in expr.atoms(sp.log):
+        arg = sp.together(lg.args[0])
+        num, den = sp.fraction(arg)
+        factors = list(sp.Mul.make_args(num)) + list(sp.Mul.make_args(den))
+        bases = [f.base if isinstance(f, sp.Pow) else f for f in factors]
+        if all(b.is_number and b.is_positive or facts.is_positive(b) for b in bases):
+            reps[lg] = sp.expand_log(sp.log(arg), force=True)
+    return expr.xreplace(reps) if reps else expr
+
+
+def _strategies(facts: Facts):
+    return [
+        ("exact", lambda e: e),
+        ("expand", lambda e: sp.expand(e)),
+        ("cancel", lambda e: sp.cancel(e)),
+        ("together", lambda e: sp.expand(sp.together(sp.expand(e)))),
+        ("split logs+expand", lambda e: sp.expand(split_logs(sp.expand(split_logs(e, facts)), facts))),
+        ("split logs+cancel", lambda e: sp.cancel(sp.expand(split_logs(sp.expand(split_logs(e, facts)),
+                                                                        facts)))),
+        ("simplify", sp.simplify),
+        ("radsimp+simplify", lambda e: sp.simplify(sp.radsimp(sp.expand_log(e, force=False)))),
+    ]
+
+
+def zero_by(expr, facts: Facts = NO_FACTS):
+    """Return (strategy name, 0) if expr simplifies to exactly zero, else (None, residual)."""
+    expr = sp.sympify(expr)
+    if expr.has(sp.Sum, sp.Product):
+        expr = expr.doit()
+    if expr.has(sp.Piecewise):
+        expr = sp.piecewise_fold(expr)
+    residual = expr
+    for name, f in _strategies(facts):
+        try:
+            r = f(expr)
+        except (sp.PolynomialError, NotImplementedError, TypeError, ValueError, RecursionError):
+            continue
+        if r == 0:
+            return name, sp.S.Zero
+        if r.is_zero is True and not r.has(sp.Piecewise):
+            return name + "+assumptions", sp.S.Zero
+        residual = r
+    return None, residual
+
+
+_WANT = {"positive", "negative", "nonnegative", "nonpositive", "nonzero"}
+
+
+def prove_sign(expr, want: str, facts: Facts = NO_FACTS):
+    """True if expr's sign follows from the assumptions (and the `where` slacks)."""
+    assert want in _WANT
+    expr = sp.sympify(expr)
+    forms = [lambda e: e, sp.factor, sp.simplify, lambda e: sp.factor(sp.together(e)), sp.cancel]
+    for f in forms:
+        try:
+            r = f(expr)
+        except (sp.PolynomialError, NotImplementedError, TypeError, ValueError, RecursionError):
+            continue
+        if getattr(r, f"is_{want}") is True:
+            return True
+        if want == "positive" and facts.is_positive(r):
+            return True
+        if want == "negative" and facts.is_positive(-r):
+            return True
+        if want == "nonnegative" and facts.is_nonnegative(r):
+            return True
+        if want == "nonpositive" and facts.is_nonnegative(-r):
+            return True
+        if want == "nonzero" and (facts.is_positive(r) or facts.is_positive(-r)):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ per kind
+def _assume(claim, extra: Domain | None = None):
+    """Symbols with assumptions, and the facts implied by the `where` relations."""
+    rep = claim.domain.assumption_symbols()
+    relations = list(claim.domain.where)
+    if extra is not None:
+        rep.update(extra.assumption_symbols())
+        relations += list(extra.where)
+    return rep, Facts.from_relations(relations, rep)
+
+
+def prove_identity(claim: Identity):
+    rep, facts = _assume(claim)
+    how, residual = zero_by(claim.lhs.xreplace(rep) - claim.rhs.xreplace(rep), facts)
+    if how:
+        return ProofOutcome(PROVED, f"sympy ({how})", {"residual": "0", "strategy": how})
+    return ProofOutcome(None, "sympy", {"residual": _short(residual)})
+
+
+def _residual(e):
+    return e.lhs - e.rhs if isinstance(e, sp.Equality) else e
+
+
+def prove_chain(claim: Chain):
+    rep, facts = _assume(claim)
+    statuses, evidence = [], []
+    for i in range(1, len(claim.steps)):
+        prev, cur = claim.steps[i - 1], claim.steps[i]
+        p, c = _residual(prev.expr).xreplace(rep), _residual(cur.expr).xreplace(rep)
+        if cur.relation == "equals":
+            how, res = zero_by(c - p, facts)
+            ok = PROVED if how else None
+            note = {"step": i + 1, "strategy": how, "residual": "0" if how else _short(res)}
+        else:
+            m = cur.multiply_by
+            m = sp.cancel(c / p) if m is None else sp.sympify(m).xreplace(rep)
+            how, res = zero_by(c - m * p, facts)
+            ok = PROVED if how else None
+            note = {"step": i + 1, "strategy": how, "multiplier": _short(m),
+                    "residual": "0" if how else _short(res)}
+            if ok and cur.relation == "equivalent":
+                nz = prove_sign(m, "nonzero", facts) or prove_sign(m, "positive", facts) or prove_sign(m, "negative", facts)
+                note["multiplier_nonzero"] = bool(nz)
+                # the multiplier's sign is an inequality over the domain: certified level
+                ok = CERTIFIED if nz and m.free_symbols else (PROVED if nz else None)
+        statuses.append(ok)
+        evidence.append(note)
+    status = _weakest(statuses)
+    return ProofOutcome(status, "sympy, step by step", {"steps": evidence}, step_statuses=statuses)
+
+
+def _weakest(statuses):
+    if any(s is None for s in statuses):
+        return None
+    if any(s == CERTIFIED for s in statuses):
+        return CERTIFIED
+    return PROVED
+
+
+_SIGN_FOR = {"<": "negative", "<=": "nonpositive", ">": "positive", ">=": "nonnegative"}
+
+
+def prove_inequality(claim: Inequality):
+    rep, facts = _assume(claim)
+    d = claim.lhs.xreplace(rep) - claim.rhs.xreplace(rep)
+    want = _SIGN_FOR[claim.op]
+    if prove_sign(d, want, facts):
+        return ProofOutcome(CERTIFIED, "sympy sign analysis", {"difference": _short(sp.factor(d)),
+                                                               "sign": want})
+    if claim.op in ("<=", ">=") and zero_by(d, facts)[0]:
+        return ProofOutcome(CERTIFIED, "sympy (difference is identically 0)", {"difference": "0"})
+    return ProofOutcome(None, "sympy sign analysis", {"difference": _short(d), "sign": "not established"})
+
+
+def prove_monotonic(claim: Monotonic):
+    rep, facts = _assume(claim)
+    x = rep[claim.var]
+    der = sp.diff(claim.expr.xreplace(rep), x)
+    want = ("positive" if claim.strict else "nonnegative") if claim.direction == "increasing" else (
+        "negative" if claim.strict else "nonpositive")
+    if prove_sign(der, want, facts):
+        return ProofOutcome(CERTIFIED, "sympy sign of the derivative", {"derivative": _short(sp.factor(der)),
+                                                                        "sign": want})
+    return ProofOutcome(None, "sympy sign of the derivative", {"derivative": _short(der),
+                                                               "sign": "not established"})
+
+
+def prove_limit(claim: Limit):
+    rep, facts = _assume(claim)
+    expr = claim.expr.xreplace(rep)
+    value = sp.sympify(claim.value).xreplace(rep)
+    results = {}
+    dirs = ["+", "-"] if claim.direction == "+-" and not sp.sympify(claim.point).is_infinite else [
+        claim.direction if not sp.sympify(claim.point).is_infinite else "+"]
+    for d in dirs:
+        try:
+            L = sp.limit(expr, claim.var, claim.point, dir=d if not sp.sympify(claim.point).is_infinite else "-"
+                         if claim.point is sp.oo else "+")
+        except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PoleError) as exc:
+            return ProofOutcome(None, "sympy.limit", {"error": _short(exc)})
+        if isinstance(L, sp.Limit) or L.has(sp.Limit) or L is sp.nan or isinstance(L, sp.AccumBounds):
+            return ProofOutcome(None, "sympy.limit", {"limit": _short(L)})
+        results[d] = L
+        if value.is_infinite or L.is_infinite:
+            same = L == value
+        else:
+            same = zero_by(L - value, facts)[0] is not None
+        if not same:
+            return ProofOutcome(None, "sympy.limit", {"limit": _short(L)},
+                                disagrees=f"sympy.limit gives {_short(L)}")
+    return ProofOutcome(PROVED, "sympy.limit", {"limit": {k: _short(v) for k, v in results.items()}})
+
+
+def prove_root(claim: Root):
+    rep, facts = _assume(claim)
+    x = claim.var
+    xr = Domain({x: claim.interval}).assumption_symbols()[x]
+    rep[x] = xr
+    res = claim.residual().xreplace(rep)
+    v = sp.sympify(claim.value).xreplace(rep)
+    parts, ev = [], {}
+    how, r = zero_by(res.subs(xr, v), facts)
+    parts.append(PROVED if how else None)
+    ev["solves"] = how or f"residual {_short(r)}"
+    iv = claim.interval
+    for end, open_, want_cmp in ((iv.start, iv.left_open, "lo"), (iv.end, iv.right_open, "hi")):
+        if not end.is_finite:
+            continue
+        d = (v - end) if want_cmp == "lo" else (end - v)
+        ok = prove_sign(d, "positive" if open_ else "nonnegative", facts)
+        parts.append(CERTIFIED if ok else None)
+        ev[f"in_interval_{want_cmp}"] = bool(ok)
+    if claim.unique:
+        ok = _prove_unique(res, xr, v, iv, facts)
+        parts.append(CERTIFIED if ok else None)
+        ev["unique"] = ok or "not established"
+    return ProofOutcome(_weakest(parts), "sympy (substitution, sign analysis)", ev)
+
+
+def _prove_unique(res, x, v, iv, facts):
+    num = sp.numer(sp.together(res))
+    try:
+        poly = sp.Poly(sp.expand(num), x)
+    except sp.PolynomialError:
+        return False
+    if any(c.has(x) for c in poly.all_coeffs()):
+        return False
+    deg = poly.degree()
+    if deg == 1:
+        return "linear numerator: one root"
+    if deg != 2:
+        return False
+    a, b, _ = poly.all_coeffs()
+    if not (prove_sign(a, "nonzero", facts) or prove_sign(a, "positive", facts) or prove_sign(a, "negative", facts)):
+        return False
+    other = -b / a - v  # Vieta: the sum of the two roots is -b/a
+    if zero_by(other - v, facts)[0]:
+        return "double root"
+    below = iv.start.is_finite and prove_sign(other - iv.start, "negative" if not iv.left_open else "nonpositive", facts)
+    above = iv.end.is_finite and prove_sign(other - iv.end, "positive" if not iv.right_open else "nonnegative", facts)
+    if below or above:
+        return "quadratic: the other root (Vieta) lies outside the interval"
+    return False
+
+
+def prove_stationary(claim: Stationary):
+    rep, facts = _assume(claim)
+    residuals = _gradient(claim.objective, claim.wrt, claim.frozen, claim.simplex)
+    out = []
+    for r in residuals:
+        how, res = zero_by(r.subs(claim.at, simultaneous=True).xreplace(rep), facts)
+        if not how:
+            return ProofOutcome(None, "sympy", {"residual": _short(res)})
+        out.append(how)
+    return ProofOutcome(PROVED, "sympy (gradient at the point)", {"strategies": out})
+
+
+def prove_maximiser(claim: Maximiser):
+    feas = claim.feasible()
+    rep, facts = _assume(claim, feas)
+    obj = claim.objective.subs(claim.frozen, simultaneous=True) if claim.frozen else claim.objective
+    obj = obj.xreplace(rep)
+    wrt = [rep[v] for v in claim.wrt]
+    at = {rep[k]: sp.sympify(v).xreplace(rep) for k, v in claim.at.items()}
+    ev = {}
+    for v in wrt:
+        how, res = zero_by(sp.diff(obj, v).subs(at, simultaneous=True), facts)
+        if not how:
+            ev["first_order"] = f"not established ({_short(res)})"
+            return ProofOutcome(None, "sympy", ev)
+    ev["first_order"] = "gradient vanishes (proved)"
+    hess = sp.hessian(obj, wrt)
+    minors = [hess[:k, :k].det() for k in range(1, len(wrt) + 1)]
+    # negative definite iff the k-th leading minor has sign (-1)^k
+    wants = ["negative" if k % 2 else "positive" for k in range(1, len(wrt) + 1)]
+    if all(prove_sign(m, w, facts) for m, w in zip(minors, wants)):
+        ev["second_order"] = "Hessian negative definite on the whole feasible set (strictly concave)"
+        return ProofOutcome(CERTIFIED, "sympy (stationary point of a strictly concave objective)", ev)
+    if claim.scope == "local":
+        at_pt = [m.subs(at, simultaneous=True) for m in minors]
+        if all(prove_sign(m, w, facts) for m, w in zip(at_pt, wants)):
+            ev["second_order"] = "Hessian negative definite at the point"
+            return ProofOutcome(CERTIFIED, "sympy (first and second order conditions)", ev)
+    ev["second_order"] = "not established"
+    return ProofOutcome(None, "sympy", ev)
+
+
+_PROVERS = {"identity": prove_identity, "chain": prove_chain, "inequality": prove_inequality,
+            "limit": prove_limit, "monotonic": prove_monotonic, "root": prove_root,
+            "stationarity": prove_stationary, "maximiser": prove_maximiser}
+
+
+def prove(claim) -> ProofOutcome:
+    """Try to establish the claim symbolically; never returns a refutation."""
+    return _PROVERS[claim.kind](claim)

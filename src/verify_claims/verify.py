@@ -1,0 +1,153 @@
+"""Verify one claim: a symbolic attempt, then always a numeric spot-check.
+
+The combination rule is what makes a status trustworthy:
+- numbers contradict the claim -> refuted (with the counterexample), unless the
+  prover said proved, which is an engine error reported loudly, never a pass;
+- numbers agree -> the prover's status (proved / certified) or else checked;
+- numbers inconclusive -> the prover's status if it has one, else undecided.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import time
+from contextlib import contextmanager
+
+import sympy as sp
+
+from .numeric import NumericOutcome, spot_check
+from .result import Result, Settings
+from .symbolic import ProofOutcome, prove
+
+__all__ = ["verify", "Settings", "claim_rng"]
+
+
+class _Budget(Exception):
+    pass
+
+
+@contextmanager
+def _time_limit(seconds: float):
+    """Interrupt pure-Python work (sympy) after `seconds`, where SIGALRM is available.
+
+    The runner's hard timeout kills a worker that ignores this; the soft limit lets a
+    claim whose simplification stalls still get its numeric verdict.
+    """
+    usable = seconds > 0 and hasattr(signal, "setitimer")
+    try:
+        import threading
+        usable = usable and threading.current_thread() is threading.main_thread()
+    except Exception:  # pragma: no cover
+        usable = False
+    if not usable:
+        yield
+        return
+
+    def handler(signum, frame):
+        raise _Budget()
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def claim_rng(settings: Settings, claim_id: str) -> random.Random:
+    """Per-claim generator: results do not depend on order, filtering or parallelism."""
+    return random.Random(f"{settings.seed}:{claim_id}")
+
+
+def verify(claim, settings: Settings | None = None) -> Result:
+    """Establish `claim` as strongly as possible; see the module docstring."""
+    settings = settings or Settings()
+    t0 = time.perf_counter()
+    base = dict(id=claim.id, title=claim.title, ref=str(claim.ref), kind=claim.kind,
+                source=claim.source, expected="holds" if claim.expect.holds else "refuted",
+                expected_reason=claim.expect.reason, paper_error=claim.expect.paper_error,
+                uses=list(claim.uses), statement=_statement(claim))
+    try:
+        proof = _attempt_proof(claim, settings.symbolic_budget())
+        numeric = spot_check(claim, settings, claim_rng(settings, claim.id))
+        status, method, message = _combine(proof, numeric)
+    except Exception as exc:  # a claim that raises is an error of that claim, not of the run
+        res = Result(**base, status="error", message=f"{type(exc).__name__}: {exc}")
+        res.seconds = round(time.perf_counter() - t0, 4)
+        res.as_expected = False
+        return res
+    evidence = {"symbolic": {"status": proof.status or "not established", "method": proof.method,
+                             **proof.evidence},
+                "numeric": {"verdict": numeric.verdict, **numeric.evidence}}
+    res = Result(**base, status=status, method=method, evidence=evidence,
+                 counterexample=numeric.counterexample if status == "refuted" or (
+                     status == "error" and numeric.counterexample) else None,
+                 message=message, steps=_steps(claim, proof, numeric))
+    res.seconds = round(time.perf_counter() - t0, 4)
+    res.as_expected = Result.judge(status, claim.expect.holds)
+    return res
+
+
+def _attempt_proof(claim, budget: float) -> ProofOutcome:
+    try:
+        with _time_limit(budget):
+            return prove(claim)
+    except _Budget:
+        return ProofOutcome(None, "sympy", {"stopped": f"symbolic attempt stopped after {budget:g} s"})
+    except RecursionError:
+        return ProofOutcome(None, "sympy", {"stopped": "sympy recursion limit"})
+
+
+def _combine(proof: ProofOutcome, numeric: NumericOutcome):
+    if numeric.verdict == "counterexample":
+        if proof.status is not None:
+            return ("error", "engine conflict",
+                    f"ENGINE CONFLICT: the prover says {proof.status} ({proof.method}) but the "
+                    "numeric check found a counterexample; report this as a bug")
+        where = f" at step {numeric.step}" if numeric.step else ""
+        return "refuted", "numeric counterexample (mpmath)", f"counterexample{where}"
+    if numeric.verdict == "consistent":
+        if proof.status is not None:
+            return proof.status, proof.method, ""
+        if proof.disagrees:
+            return ("undecided", "conflicting evidence",
+                    f"{proof.disagrees}, but the numbers agree with the claim; neither is trusted alone")
+        return "checked", "numeric spot-check (mpmath)", ""
+    # inconclusive numbers
+    if proof.status is not None:
+        return proof.status, proof.method, "numeric check inconclusive: " + str(
+            numeric.evidence.get("inconclusive_at", {}).get("explanation", "tight at every point"))
+    why = numeric.evidence.get("inconclusive_at", {}).get("explanation", "")
+    return "undecided", "", "neither proved nor decided numerically" + (f": {why}" if why else "")
+
+
+def _statement(claim) -> str:
+    try:
+        return claim.statement_latex()
+    except Exception:  # rendering must never decide a verdict
+        return ""
+
+
+def _steps(claim, proof: ProofOutcome, numeric: NumericOutcome):
+    if claim.kind != "chain":
+        return None
+    out = []
+    for i, step in enumerate(claim.steps):
+        entry = {"step": i + 1, "latex": sp.latex(step.expr), "because": step.because,
+                 "relation": step.relation if i else "start"}
+        if i:
+            s = proof.step_statuses[i - 1] if proof.step_statuses else None
+            nv = numeric.step_verdicts[i - 1] if numeric.step_verdicts and i - 1 < len(
+                numeric.step_verdicts) else None
+            if nv == "counterexample":
+                entry["status"] = "refuted"
+            elif s is not None:
+                entry["status"] = s
+            elif nv == "consistent":
+                entry["status"] = "checked"
+            else:
+                entry["status"] = "not reached" if numeric.step and i + 1 > numeric.step else "undecided"
+        out.append(entry)
+    return out
