@@ -52,7 +52,8 @@ _MODULES = [{"Heaviside": _mp_heaviside, "sign": mpmath.sign, "Abs": mpmath.fabs
 
 def compile_expr(expr, symbols):
     """lambdify for mpmath; Sum with concrete bounds is evaluated by direct summation."""
-    return sp.lambdify(symbols, expr, modules=_MODULES)
+    # cse: the paper's expressions repeat normalisers (Z) and square roots many times
+    return sp.lambdify(symbols, expr, modules=_MODULES, cse=True)
 
 
 def _real(value, what: str):
@@ -110,10 +111,26 @@ class _Evaluator:
         self.fns = {k: compile_expr(e, self.symbols) for k, e in exprs.items()}
 
     def at(self, name, pt, dps):
+        """Value at a point; undefinedness is only believed if it survives more digits
+        (a difference like (-1e20 + 1e-15) - (-1e20) is 0 at 30 digits, not at 70)."""
+        try:
+            return self._at(name, pt, dps)
+        except Undefined:
+            if dps >= 2 * self.high:
+                raise
+        return self._at(name, pt, max(2 * self.high, 2 * dps))
+
+    def _at(self, name, pt, dps):
         with mpmath.workdps(dps):
-            args = [mpmath.mpf(pt[s]) if not isinstance(pt[s], mpmath.mpf) else +pt[s]
-                    for s in self.symbols]
+            args = [self._arg(s, pt[s]) for s in self.symbols]
             return evaluate(self.fns[name], args, name)
+
+    @staticmethod
+    def _arg(sym, v):
+        # integer symbols (group sizes) may bound a Sum: range() needs a Python int
+        if sym.is_integer and mpmath.isint(v):
+            return int(v)
+        return mpmath.mpf(v) if not isinstance(v, mpmath.mpf) else +v
 
 
 def _sample(domain: Domain, settings, rng, n=None):

@@ -73,6 +73,11 @@ class Facts:
             ratio = sp.cancel(e / k)
             if ratio.is_positive is True:
                 return True
+            # e = slack + (something non-negative), e.g. 1 - p2 = (1 - p1 - p2) + p1
+            if isinstance(e, sp.Add) and depth < 3:
+                rest = sp.expand(e - k)
+                if rest.is_nonnegative is True or (rest != e and self.is_nonnegative(rest, depth + 2)):
+                    return True
         if isinstance(e, sp.Add):
             if all(self.is_nonnegative(t, depth + 1) for t in e.args) and any(
                     self.is_positive(t, depth + 1) for t in e.args):
@@ -125,14 +130,18 @@ def split_logs(expr, facts: Facts):
 
 
 def _strategies(facts: Facts):
+    def logs_first(e):
+        return sp.expand(split_logs(sp.expand(split_logs(e, facts)), facts))
+
+    # cheapest first; the log rewrites come before cancel/together, which can be very
+    # slow on the large rational-with-log expressions of the KL identities
     return [
         ("exact", lambda e: e),
         ("expand", lambda e: sp.expand(e)),
+        ("split logs+expand", logs_first),
         ("cancel", lambda e: sp.cancel(e)),
         ("together", lambda e: sp.expand(sp.together(sp.expand(e)))),
-        ("split logs+expand", lambda e: sp.expand(split_logs(sp.expand(split_logs(e, facts)), facts))),
-        ("split logs+cancel", lambda e: sp.cancel(sp.expand(split_logs(sp.expand(split_logs(e, facts)),
-                                                                        facts)))),
+        ("split logs+cancel", lambda e: sp.cancel(logs_first(e))),
         ("simplify", sp.simplify),
         ("radsimp+simplify", lambda e: sp.simplify(sp.radsimp(sp.expand_log(e, force=False)))),
     ]
@@ -166,7 +175,9 @@ def prove_sign(expr, want: str, facts: Facts = NO_FACTS):
     """True if expr's sign follows from the assumptions (and the `where` slacks)."""
     assert want in _WANT
     expr = sp.sympify(expr)
-    forms = [lambda e: e, sp.factor, sp.simplify, lambda e: sp.factor(sp.together(e)), sp.cancel]
+    forms = [lambda e: e, sp.factor, lambda e: sp.factor(sp.together(e)), sp.cancel]
+    if sp.count_ops(expr) < 80:  # simplify is the slow last resort: only on small expressions
+        forms.append(sp.simplify)
     for f in forms:
         try:
             r = f(expr)
