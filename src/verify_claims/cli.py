@@ -170,6 +170,9 @@ def _main(argv) -> int:
         flag = "" if not bad else "  <-- NOT AS EXPECTED"
         print(f"[{done:>{len(str(total))}}/{total}] {tag} {res.id:<{width}} {res.seconds:6.2f}s{exp}{flag}",
               flush=True)
+        if not bad and res.status == "refuted" and res.expected_reason and not args.quiet:
+            label = "paper error" if res.paper_error else "not in general"
+            print(f"      {label}: {res.expected_reason}", flush=True)
         if bad and res.message:
             print(f"      {res.message}", flush=True)
         if bad and res.counterexample:
