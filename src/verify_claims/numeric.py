@@ -47,13 +47,26 @@ def _mp_heaviside(x, h0=None):
     return mpmath.mpf("0.5") if h0 is None else h0
 
 
+def _mp_range(a, b=None):
+    """range() for lambdified Sums: accepts mpf bounds and yields mpf indices, so a
+    body such as k/(G - k) is computed in mpmath, not as a 53-bit Python float."""
+    lo, hi = (0, a) if b is None else (a, b)
+    return (mpmath.mpf(i) for i in range(int(lo), int(hi)))
+
+
 _MODULES = [{"Heaviside": _mp_heaviside, "sign": mpmath.sign, "Abs": mpmath.fabs}, "mpmath"]
 
 
 def compile_expr(expr, symbols):
     """lambdify for mpmath; Sum with concrete bounds is evaluated by direct summation."""
-    # cse: the paper's expressions repeat normalisers (Z) and square roots many times
-    return sp.lambdify(symbols, expr, modules=_MODULES, cse=True)
+    # cse: the paper's expressions repeat normalisers (Z) and square roots many times;
+    # not with a Sum, whose bound variable cse would hoist out of the generator
+    expr = sp.sympify(expr)
+    fn = sp.lambdify(symbols, expr, modules=_MODULES, cse=not expr.has(sp.Sum))
+    # lambdify drops module entries that are not sympy function names; its namespace
+    # is private to this function, so installing the mpmath-safe range here is local
+    fn.__globals__["range"] = _mp_range
+    return fn
 
 
 def _real(value, what: str):
@@ -127,9 +140,6 @@ class _Evaluator:
 
     @staticmethod
     def _arg(sym, v):
-        # integer symbols (group sizes) may bound a Sum: range() needs a Python int
-        if sym.is_integer and mpmath.isint(v):
-            return int(v)
         return mpmath.mpf(v) if not isinstance(v, mpmath.mpf) else +v
 
 
@@ -374,6 +384,8 @@ def check_limit(claim: Limit, settings, rng):
     else:
         ladder = [2, 4, 8, 16, 24]
     directions = ["+", "-"] if claim.direction == "+-" else [claim.direction]
+    if point.is_infinite:  # there is only one way to approach +-oo
+        directions = ["-" if point is sp.oo else "+"]
     n = min(settings.samples, 8 if has_sum else 30)
     pts = _sample(claim.domain, settings, rng, n) if syms else [{}]
     infinite_value = sp.sympify(claim.value).is_infinite

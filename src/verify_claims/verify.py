@@ -23,7 +23,7 @@ from .symbolic import ProofOutcome, prove
 __all__ = ["verify", "Settings", "claim_rng"]
 
 
-class _Budget(Exception):
+class _Budget(BaseException):  # not an Exception: the prover's broad excepts must not eat it
     pass
 
 

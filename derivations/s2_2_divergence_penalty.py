@@ -1,0 +1,243 @@
+"""Section 2.2: the reference-policy divergence penalty of GRPO.
+
+Three outputs.  pi = pi_theta(.|q), ref = pi_ref(.|q), old = pi_theta_old(.|q).  For the
+penalty D of Eq. (7) only pi_old must be a probability vector (it is the sampling law);
+pi and ref may be any positive weights, which makes those identities slightly stronger
+than stated.  Unbiasedness needs pi and ref normalised.  Gradients are taken, as in the
+paper, treating the probabilities pi(o) as free variables; the "on-policy" forms set
+pi_old = pi after differentiating (pi_old is frozen in the objective).
+"""
+
+import sympy as sp
+
+from verify_claims import Identity, Ref, Stationary, not_in_general
+from verify_claims.expectations import Categorical
+
+from _s2_helpers import kl, kl0, kl_rev, penalty_def
+
+R = sp.Symbol
+UNIT_OPEN = sp.Interval.open(0, 1)
+POS = sp.Interval.open(0, sp.oo)
+OUT = ("a", "b", "c")
+
+p1, p2, p3 = R("pi_a"), R("pi_b"), R("pi_c")      # pi_theta, free positive weights
+f1, f2, f3 = R("ref_a"), R("ref_b"), R("ref_c")   # pi_ref, free positive weights
+o1, o2, o3 = R("old_a"), R("old_b"), R("old_c")  # pi_old
+beta = R("beta")
+
+PI_FREE = dict(zip(OUT, (p1, p2, p3)))
+REF_FREE = dict(zip(OUT, (f1, f2, f3)))
+OLD = dict(zip(OUT, (o1, o2, 1 - o1 - o2)))        # normalised sampling law
+OLD_FREE = dict(zip(OUT, (o1, o2, o3)))           # pi_old held fixed while differentiating
+PI_N = dict(zip(OUT, (p1, p2, 1 - p1 - p2)))       # normalised pi
+REF_N = dict(zip(OUT, (f1, f2, 1 - f1 - f2)))      # normalised ref
+
+FREE_DOMAIN = {p1: POS, p2: POS, p3: POS, f1: POS, f2: POS, f3: POS}
+OLD_DOMAIN = {o1: UNIT_OPEN, o2: UNIT_OPEN}
+OLD_WHERE = (o1 + o2 < 1,)
+NORM_DOMAIN = {p1: UNIT_OPEN, p2: UNIT_OPEN, f1: UNIT_OPEN, f2: UNIT_OPEN}
+NORM_WHERE = (p1 + p2 < 1, f1 + f2 < 1)
+
+OLD_LAW = Categorical(OUT, [OLD[o] for o in OUT])
+PI_N_LAW = Categorical(OUT, [PI_N[o] for o in OUT])
+
+CLAIMS = []
+
+# ======================================================================== D = KL_0
+for G in (2, 3):
+    CLAIMS.append(Identity(
+        id=f"penalty-d-equals-kl0-g{G}",
+        title=f"G = {G}: the expected penalty D equals KL_0(pi || ref; pi_old)",
+        ref=Ref("2.2", eq="7", note="and the display defining KL_0"),
+        lhs=penalty_def(PI_FREE, REF_FREE, OLD_LAW, G),
+        rhs=kl0(PI_FREE, REF_FREE, OLD),
+        domain={**FREE_DOMAIN, **OLD_DOMAIN},
+        where=OLD_WHERE,
+        note="D(theta | q) = E_{o_i i.i.d. pi_old}[(1/G) sum_i D_i] with D_i = ref/pi - log(ref/pi) - 1 "
+             "(Eq. (1)) equals E_old[ref/pi] - E_old[log(ref/pi)] - 1; exact finite sum over three "
+             "outputs.  Only pi_old needs to sum to one.",
+    ))
+
+# ======================================================================== unbiased on-policy only
+for G in (2, 3):
+    CLAIMS.append(Identity(
+        id=f"penalty-unbiased-kl-on-policy-g{G}",
+        title=f"G = {G}: sampled on-policy, the penalty is unbiased for KL(pi || ref)",
+        ref=Ref("2.2", note="sentence after the KL_0 display (unbiased when pi_theta = pi_old)"),
+        lhs=penalty_def(PI_N, REF_N, PI_N_LAW, G),
+        rhs=kl(PI_N, REF_N),
+        domain=NORM_DOMAIN, where=NORM_WHERE,
+        uses=(f"penalty-d-equals-kl0-g{G}",),
+        note="With pi_old = pi: E_pi[ref/pi] = sum_o ref(o) = 1, so D = KL(pi || ref).  Needs both pi "
+             "and ref normalised.",
+    ))
+
+CLAIMS.append(Identity(
+    id="kl0-on-policy-equals-kl",
+    title="KL_0 with the old policy equal to the current one is the KL divergence",
+    ref=Ref("2.2", note="sentence after the KL_0 display"),
+    lhs=kl0(PI_N, REF_N, PI_N),
+    rhs=kl(PI_N, REF_N),
+    domain=NORM_DOMAIN, where=NORM_WHERE,
+))
+
+CLAIMS.append(Identity(
+    id="penalty-biased-off-policy",
+    title="Sampled from an older policy, the expected penalty is not KL(pi || ref)",
+    ref=Ref("2.2", note="sentence after the KL_0 display ('but not in general')"),
+    lhs=kl0({"a": p1, "b": 1 - p1}, {"a": f1, "b": 1 - f1}, {"a": o1, "b": 1 - o1}),
+    rhs=kl({"a": p1, "b": 1 - p1}, {"a": f1, "b": 1 - f1}),
+    domain={p1: UNIT_OPEN, f1: UNIT_OPEN, o1: UNIT_OPEN},
+    expect=not_in_general("with pi_old != pi, D = KL_0(pi||ref; pi_old) differs from KL(pi||ref)"),
+    uses=("penalty-d-equals-kl0-g2", "penalty-d-equals-kl0-g3"),
+    note="The paper's own caveat: the estimator is unbiased only when pi_theta = pi_old.  Stated "
+         "for KL_0(pi || ref; pi_old), which is D for every G (penalty-d-equals-kl0-g*), with two "
+         "outputs (a counterexample there is one for the general statement).",
+))
+
+# ======================================================================== gradients
+KL0_FREE_OLD = kl0(PI_FREE, REF_FREE, OLD_FREE)
+ON_POLICY = {o1: p1, o2: p2, o3: p3}
+KLF = kl(PI_FREE, REF_FREE)
+KLREV = kl_rev(PI_FREE, REF_FREE)
+GRAD_DOMAIN = {**FREE_DOMAIN, o1: POS, o2: POS, o3: POS}
+
+CLAIMS.append(Identity(
+    id="kl0-gradient-eq8",
+    title="The partial derivative of KL_0 in pi(o) is pi_old(o) times (1/pi(o) - ref(o)/pi(o)^2)",
+    ref=Ref("2.2", eq="8"),
+    lhs=sp.diff(KL0_FREE_OLD, p1),
+    rhs=-o1 * f1 / p1 ** 2 + o1 / p1,
+    domain=GRAD_DOMAIN,
+    note="Output a; the other outputs are symmetric.  pi_old is held fixed (any positive weights).",
+))
+
+CLAIMS.append(Identity(
+    id="kl-gradient-eq9",
+    title="The partial derivative of KL(pi || ref) in pi(o) is one minus the log probability ratio",
+    ref=Ref("2.2", eq="9"),
+    lhs=sp.diff(KLF, p1),
+    rhs=-sp.log(f1 / p1) + 1,
+    domain=FREE_DOMAIN,
+    note="KL(pi || ref) = sum_o pi(o) log(pi(o)/ref(o)) with pi(o) free; output a.",
+))
+
+GRAD10 = sp.diff(KL0_FREE_OLD, p1).subs(ON_POLICY)
+CLAIMS.append(Identity(
+    id="kl0-gradient-on-policy-eq10",
+    title="At the old policy, the partial derivative of KL_0 is one minus the reference-to-policy ratio",
+    ref=Ref("2.2", eq="10"),
+    lhs=GRAD10,
+    rhs=-f1 / p1 + 1,
+    domain=FREE_DOMAIN,
+    uses=("kl0-gradient-eq8",),
+    note="Eq. (8) evaluated at pi_old = pi (differentiate first, then set pi_old = pi).",
+))
+
+CLAIMS.append(Identity(
+    id="kl0-and-kl-gradients-differ-on-policy",
+    title="Even at the old policy, the gradients of KL_0 and of KL(pi || ref) differ",
+    ref=Ref("2.2", note="sentence before Eq. (10): (8) and (9) differ even when pi_old = pi"),
+    lhs=GRAD10,
+    rhs=sp.diff(KLF, p1),
+    domain=FREE_DOMAIN,
+    expect=not_in_general("1 - ref/pi is linear in the ratio ref/pi, 1 - log(ref/pi) is logarithmic; "
+                          "they agree only where ref(o) = pi(o)"),
+    uses=("kl0-gradient-on-policy-eq10", "kl-gradient-eq9"),
+))
+
+CLAIMS.append(Identity(
+    id="reverse-kl-definition",
+    title="The reverse KL of the policy is the KL divergence of the reference from the policy",
+    ref=Ref("2.2", note="display defining KL_rev"),
+    lhs=KLREV,
+    rhs=Categorical(OUT, [REF_FREE[o] for o in OUT]).expect(lambda o: sp.log(REF_FREE[o] / PI_FREE[o])),
+    domain=FREE_DOMAIN,
+    note="KL_rev(pi || ref) = KL(ref || pi) = E_{o ~ ref}[log(ref(o)/pi(o))].",
+))
+
+CLAIMS.append(Identity(
+    id="reverse-kl-gradient",
+    title="Reverse-KL partial derivative in pi(o) is minus the ratio ref(o)/pi(o)",
+    ref=Ref("2.2", note="display after the KL_rev definition"),
+    lhs=sp.diff(KLREV, p1),
+    rhs=-f1 / p1,
+    domain=FREE_DOMAIN,
+    uses=("reverse-kl-definition",),
+))
+
+CLAIMS.append(Identity(
+    id="kl0-on-policy-gradient-is-reverse-kl-plus-one",
+    title="At the old policy, the gradient of KL_0 is the reverse-KL gradient plus one",
+    ref=Ref("2.2", note="last paragraph: equal to (10) up to an additive constant 1"),
+    lhs=GRAD10,
+    rhs=sp.diff(KLREV, p1) + 1,
+    domain=FREE_DOMAIN,
+    uses=("kl0-gradient-on-policy-eq10", "reverse-kl-gradient"),
+))
+
+CLAIMS.append(Identity(
+    id="kl0-on-policy-and-reverse-kl-same-simplex-gradient",
+    title="On-policy KL_0 and reverse-KL gradients have the same simplex projection",
+    ref=Ref("2.2", note="last sentence: the additive constant does not matter for stationary policies"),
+    lhs=GRAD10 - sp.diff(KL0_FREE_OLD, p2).subs(ON_POLICY),
+    rhs=sp.diff(KLREV, p1) - sp.diff(KLREV, p2),
+    domain=FREE_DOMAIN,
+    uses=("kl0-on-policy-gradient-is-reverse-kl-plus-one",),
+    note="Differences of partial derivatives (the gradient projected on the tangent space of the "
+         "simplex sum_o pi(o) = 1) coincide, so the KKT conditions, and hence the stationary "
+         "policies, are the same.  Outputs a and b; the others are symmetric.",
+))
+
+# stationary points on the simplex: pi = ref for both penalties
+_AT_REF = {p1: f1, p2: f2, p3: 1 - f1 - f2}
+_REF_DOMAIN = {f1: UNIT_OPEN, f2: UNIT_OPEN}
+_REF_WHERE = (f1 + f2 < 1,)
+
+CLAIMS.append(Stationary(
+    id="kl0-on-policy-stationary-at-reference",
+    title="On-policy KL_0 penalty is stationary at the reference policy",
+    ref=Ref("2.2", eq="10", note="stationary policies of the penalty"),
+    objective=kl0(PI_FREE, REF_N, OLD_FREE),
+    wrt=(p1, p2, p3), at=_AT_REF, frozen=ON_POLICY, simplex=True,
+    domain=_REF_DOMAIN, where=_REF_WHERE,
+    uses=("kl0-gradient-on-policy-eq10",),
+    note="Eq. (10) vanishes at pi = ref for every output.",
+))
+
+CLAIMS.append(Stationary(
+    id="reverse-kl-stationary-at-reference-on-simplex",
+    title="The reverse KL divergence is stationary at the reference policy on the simplex",
+    ref=Ref("2.2", note="reverse-KL gradient; the additive constant is non-essential"),
+    objective=kl_rev(PI_FREE, REF_N),
+    wrt=(p1, p2, p3), at=_AT_REF, simplex=True,
+    domain=_REF_DOMAIN, where=_REF_WHERE,
+    uses=("reverse-kl-gradient",),
+    note="Its partial derivatives are all -1 at pi = ref: not zero, but equal, which is the "
+         "Lagrange condition on the simplex.  Same stationary point as the on-policy KL_0.",
+))
+
+# with a reward term: any interior point pi* that is stationary for the reverse-KL-regularised
+# objective u . pi - beta KL_rev is stationary for the GRPO-penalised one, and conversely
+q1, q2 = R("pistar_a"), R("pistar_b")
+_STAR = {p1: q1, p2: q2, p3: 1 - q1 - q2}
+_STARD = {"a": q1, "b": q2, "c": 1 - q1 - q2}
+cst = R("lambda")
+# rewards for which pi* satisfies u(o) + beta ref(o)/pi*(o) = lambda (reverse-KL KKT)
+_U = {o: cst - beta * REF_FREE[o] / _STARD[o] for o in OUT}
+CLAIMS.append(Stationary(
+    id="grpo-penalty-shares-stationary-points-with-reverse-kl",
+    title="Stationary for reward minus beta reverse-KL implies stationary with the GRPO penalty",
+    ref=Ref("2.2", note="last sentence: the constant 1 is non-essential for stationary policies"),
+    objective=sp.Add(*[_U[o] * PI_FREE[o] for o in OUT])
+    - beta * kl0(PI_FREE, REF_FREE, OLD_FREE),
+    wrt=(p1, p2, p3), at=_STAR, frozen=ON_POLICY, simplex=True,
+    domain={q1: UNIT_OPEN, q2: UNIT_OPEN, f1: POS, f2: POS, f3: POS, beta: POS,
+            cst: sp.Interval(-sp.oo, sp.oo)},
+    where=(q1 + q2 < 1,),
+    uses=("kl0-on-policy-and-reverse-kl-same-simplex-gradient",),
+    note="Rewards u(o) = lambda - beta ref(o)/pi*(o) are exactly those making the interior point pi* "
+         "satisfy the KKT condition of u.pi - beta KL_rev(pi || ref); with the GRPO penalty "
+         "(pi_old frozen, then set to pi) the partials are u(o) - beta (1 - ref(o)/pi*(o)) = "
+         "lambda - beta for every o, so pi* is stationary there as well.",
+))

@@ -1,0 +1,133 @@
+"""Wrong variants of Section 2.1 / 2.2 claims must be refuted with a counterexample.
+
+Each test takes a claim of derivations/s2_1_reward_preference.py or
+derivations/s2_2_divergence_penalty.py, breaks it in one deliberate way (sign flip,
+missing factor, wrong domain, dropped condition) and checks that the engine refutes the
+broken version, while the original is established.
+"""
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+ROOT = Path(__file__).resolve().parents[1]
+for p in (ROOT / "src", ROOT / "derivations"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+from verify_claims import HOLDS  # noqa: E402
+from verify_claims.verify import Settings, verify  # noqa: E402
+
+import s2_1_reward_preference as s21  # noqa: E402
+import s2_2_divergence_penalty as s22  # noqa: E402
+from _grpo import advantage  # noqa: E402
+
+SETTINGS = Settings(seed=0, samples=100, precision=30)
+
+
+def claim(module, cid):
+    found = [c for c in module.CLAIMS if c.id == cid]
+    assert found, f"no claim {cid} in {module.__name__}"
+    return found[0]
+
+
+def variant(original, **changes):
+    """A copy of a claim with some fields changed, expected (wrongly) to hold."""
+    return dataclasses.replace(original, id=original.id + "-wrong-variant", expect=HOLDS, uses=(),
+                               **changes)
+
+
+def assert_refuted(c):
+    c.validate()
+    res = verify(c, SETTINGS)
+    assert res.status == "refuted", (res.status, res.message, res.evidence)
+    assert isinstance(res.counterexample, dict) and res.counterexample
+
+
+def assert_established(c):
+    res = verify(c, SETTINGS)
+    assert res.status in ("proved", "certified", "checked"), (res.status, res.message)
+
+
+# ------------------------------------------------------------------ Section 2.1
+
+def test_pair_advantage_sign_flip_refuted():
+    orig = claim(s21, "pair-advantage-is-sign")
+    assert_established(orig)
+    assert_refuted(variant(orig, rhs=sp.sign(-s21.dij)))
+
+
+def test_r2_twice_win_minus_one_without_antisymmetry_refuted():
+    """Dropped condition: reward-induced preferences with ties are not antisymmetric."""
+    orig = claim(s21, "r2-expected-win-minus-loss")
+    assert_established(orig)
+    win = s21._E2(lambda o, o2: s21._PREF[o, o2])
+    assert_refuted(variant(orig, lhs=orig.rhs, rhs=2 * win - 1))
+
+
+def test_std_squared_expectation_missing_factor_refuted():
+    orig = claim(s21, "group-std-squared-expectation-g3")
+    assert_established(orig)
+    assert_refuted(variant(orig, rhs=s21.SIGMA2))
+
+
+def test_order_only_invariance_fails_for_groups_of_three():
+    """The G = 2 invariance under increasing maps does not extend to G = 3."""
+    orig = claim(s21, "pair-advantage-order-only")
+    rk = sp.Symbol("r_k", real=True)
+    rs = [s21.ri, s21.rj, rk]
+    assert_refuted(variant(
+        orig, lhs=advantage([s21._f(r) for r in rs], 0), rhs=advantage(rs, 0),
+        domain={**orig.domain.sets, rk: sp.Interval(-sp.oo, sp.oo)},
+        where=(sp.Ne(s21.ri, s21.rj),)))
+
+
+def test_r_inf_limit_with_inverted_ratio_refuted():
+    orig = claim(s21, "pg-binary-limit-high-reward")
+    p = s21.pold
+    assert_refuted(variant(orig, value=sp.sqrt(p / (1 - p))))
+
+
+# ------------------------------------------------------------------ Section 2.2
+
+def test_kl0_gradient_missing_old_policy_factor_refuted():
+    orig = claim(s22, "kl0-gradient-eq8")
+    assert_established(orig)
+    assert_refuted(variant(orig, rhs=-s22.f1 / s22.p1 ** 2 + 1 / s22.p1))
+
+
+def test_on_policy_gradient_sign_flip_refuted():
+    orig = claim(s22, "kl0-gradient-on-policy-eq10")
+    assert_refuted(variant(orig, rhs=s22.f1 / s22.p1 - 1))
+
+
+def test_unbiasedness_with_unnormalised_reference_refuted():
+    """Wrong domain: with ref not summing to one, D is not KL(pi || ref) even on-policy."""
+    orig = claim(s22, "penalty-unbiased-kl-on-policy-g2")
+    assert_established(orig)
+    pi = s22.PI_N
+    ref = {"a": s22.f1, "b": s22.f2, "c": s22.f3}
+    assert_refuted(variant(
+        orig, lhs=s22.penalty_def(pi, ref, s22.Categorical(s22.OUT, [pi[o] for o in s22.OUT]), 2),
+        rhs=s22.kl(pi, ref),
+        domain={s22.p1: s22.UNIT_OPEN, s22.p2: s22.UNIT_OPEN, s22.f1: s22.POS, s22.f2: s22.POS,
+                s22.f3: s22.POS},
+        where=(s22.p1 + s22.p2 < 1,)))
+
+
+def test_reverse_kl_not_stationary_off_simplex():
+    """Dropped condition: without the simplex constraint the reverse-KL gradient is -1, not 0."""
+    orig = claim(s22, "reverse-kl-stationary-at-reference-on-simplex")
+    assert_established(orig)
+    assert_refuted(variant(orig, simplex=False))
+
+
+@pytest.mark.parametrize("module", [s21, s22])
+def test_every_claim_validates(module):
+    ids = [c.id for c in module.CLAIMS]
+    assert len(ids) == len(set(ids))
+    for c in module.CLAIMS:
+        c.validate()
