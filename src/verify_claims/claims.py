@@ -92,7 +92,13 @@ class Claim:
 
     kind = "claim"
 
+    _EXPR_FIELDS = ("lhs", "rhs", "expr", "value", "point", "objective", "equation")
+
     def __post_init__(self):
+        for name in self._EXPR_FIELDS:  # plain numbers are fine: 0 means sympy's 0
+            v = getattr(self, name, None)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                setattr(self, name, sp.sympify(v))
         self.domain = as_domain(self.domain, self.where)
         self.where = ()
         self.uses = tuple(self.uses)
@@ -125,7 +131,12 @@ class Claim:
             raise DeclarationError(f"claim {self.id!r}: empty title")
         if not str(self.ref):
             raise DeclarationError(f"claim {self.id!r}: empty paper reference")
-        for e in self.expressions():
+        try:
+            exprs = self.expressions()
+        except (sp.SympifyError, TypeError, AttributeError) as exc:
+            raise DeclarationError(f"claim {self.id!r}: an expression is not a sympy expression "
+                                   f"({type(exc).__name__}: {exc})") from None
+        for e in exprs:
             if not isinstance(e, sp.Basic):
                 raise DeclarationError(
                     f"claim {self.id!r}: {e!r} is a {type(e).__name__}, not a sympy expression")

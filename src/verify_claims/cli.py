@@ -100,6 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     try:
         return _main(argv)
+    except SystemExit as exc:  # argparse: --help/--version (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     except _UsageError as exc:
         print(f"verify-claims: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -133,7 +133,9 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
                                                 f"invalid declaration: {type(exc).__name__}: {exc}"))
                     continue
                 if c.id in seen:
-                    out.problems.append(Problem(rel, c.id, f"duplicate id: already declared in {seen[c.id]}"))
+                    # reported as a file-level problem: the first declaration keeps the id
+                    out.problems.append(Problem(rel, None, f"duplicate claim id {c.id!r}: already "
+                                                           f"declared in {seen[c.id]}"))
                     continue
                 seen[c.id] = rel
                 out.claims.append(c)
@@ -150,8 +152,10 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
                 out.problems.append(Problem(c.source, c.id, "a claim cannot use itself"))
         cycle = _find_cycle(out.claims)
         if cycle:
-            out.problems.append(Problem(cycle[0][1], cycle[0][0], "`uses` forms a cycle: "
-                                        + " -> ".join(i for i, _ in cycle)))
+            text = "`uses` forms a cycle: " + " -> ".join(i for i, _ in cycle)
+            for cid, src in dict(cycle).items():
+                bad_ids.add(cid)
+                out.problems.append(Problem(src, cid, text))
         out.claims = [c for c in out.claims if c.id not in bad_ids]
     finally:
         sys.path.remove(str(d))

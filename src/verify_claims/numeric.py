@@ -177,9 +177,9 @@ def _check_equal(ev: _Evaluator, a: str, b: str, pts, mult=None):
 def _deviation(ev, a, b, pt, dps, mult=None):
     va = ev.at(a, pt, dps)
     vb = ev.at(b, pt, dps)
-    if mult is not None:
-        vb = ev.at(mult, pt, dps) * vb
-    with mpmath.workdps(dps):
+    with mpmath.workdps(dps):  # every arithmetic step at the working precision
+        if mult is not None:
+            vb = ev.at(mult, pt, dps) * vb
         scale = max(mpmath.mpf(1), abs(va), abs(vb))
         return abs(va - vb), va, vb, scale
 
@@ -212,7 +212,7 @@ def check_chain(claim: Chain, settings, rng):
         verdicts.append(out.verdict)
         if out.verdict == "counterexample":
             out.step = i + 1
-            out.counterexample["step"] = i + 1
+            out.counterexample["failing step"] = i + 1
             out.step_verdicts = verdicts
             return out
     return NumericOutcome("consistent", {"points": len(pts), "digits": settings.precision,
@@ -506,7 +506,7 @@ def check_root(claim: Root, settings, rng):
                     str(x): fmt(v), "interval": str(iv)})
             if claim.unique:
                 others = _roots_in(ev, poly, p, x, iv, settings)
-                distinct = [o for o in others if abs(o - v) > mpmath.mpf(10) ** (-settings.precision // 2)
+                distinct = [o for o in others if abs(o - v) > mpmath.mpf(10) ** (-settings.precision // 3)
                             * max(1, abs(v))]
                 if distinct:
                     return NumericOutcome("counterexample", {"points": len(pts)}, {
@@ -569,9 +569,31 @@ def _roots_in(ev, poly, p, x, iv, settings):
             prev = None
             continue
         if prev is not None and (prev[1] < 0 < r or prev[1] > 0 > r):
-            out.append((prev[0] + g) / 2)
+            out.append(_bisect(ev, p, x, prev[0], g, prev[1], dps))
+        elif r == 0:
+            out.append(g)
         prev = (g, r)
     return out
+
+
+def _bisect(ev, p, x, lo, hi, flo, dps):
+    """Refine a bracketed sign change to ~dps/2 digits (bisection cannot diverge)."""
+    with mpmath.workdps(dps):
+        for _ in range(int(dps * 3.4) // 2 + 10):
+            mid = (lo + hi) / 2
+            q = dict(p)
+            q[x] = mid
+            try:
+                fm = ev.at("residual", q, dps)
+            except Undefined:
+                break
+            if fm == 0:
+                return mid
+            if (fm < 0) == (flo < 0):
+                lo, flo = mid, fm
+            else:
+                hi = mid
+        return (lo + hi) / 2
 
 
 def _gradient(objective, wrt, frozen, simplex):

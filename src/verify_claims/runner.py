@@ -126,6 +126,7 @@ def run_claims(claims, settings: Settings, jobs: int | None = None, on_result=No
                     except (EOFError, OSError):
                         pass  # the worker died while sending: handled below
                 if slot.conn in ready or slot.proc.sentinel in ready or not slot.proc.is_alive():
+                    slot.proc.join(1)  # reap first, or exitcode may still read None
                     code = slot.proc.exitcode
                     slot.kill()
                     slots[k] = _Slot(ctx, claims, settings)

@@ -71,7 +71,9 @@ def verify(claim, settings: Settings | None = None) -> Result:
                 uses=list(claim.uses), statement=_statement(claim))
     try:
         proof = _attempt_proof(claim, settings.symbolic_budget())
+        t1 = time.perf_counter()
         numeric = spot_check(claim, settings, claim_rng(settings, claim.id))
+        t2 = time.perf_counter()
         status, method, message = _combine(proof, numeric)
     except Exception as exc:  # a claim that raises is an error of that claim, not of the run
         res = Result(**base, status="error", message=f"{type(exc).__name__}: {exc}")
@@ -79,8 +81,8 @@ def verify(claim, settings: Settings | None = None) -> Result:
         res.as_expected = False
         return res
     evidence = {"symbolic": {"status": proof.status or "not established", "method": proof.method,
-                             **proof.evidence},
-                "numeric": {"verdict": numeric.verdict, **numeric.evidence}}
+                             "seconds": round(t1 - t0, 4), **proof.evidence},
+                "numeric": {"verdict": numeric.verdict, "seconds": round(t2 - t1, 4), **numeric.evidence}}
     res = Result(**base, status=status, method=method, evidence=evidence,
                  counterexample=numeric.counterexample if status == "refuted" or (
                      status == "error" and numeric.counterexample) else None,
@@ -102,6 +104,13 @@ def _attempt_proof(claim, budget: float) -> ProofOutcome:
 
 def _combine(proof: ProofOutcome, numeric: NumericOutcome):
     if numeric.verdict == "counterexample":
+        undefined = (numeric.counterexample or {}).get("type") == "undefined"
+        if proof.status is not None and undefined:
+            # the algebra holds where both sides are defined; the declared domain does not
+            # keep the claim defined, so as declared it is refuted (not an engine conflict)
+            return ("refuted", "numeric counterexample (mpmath)",
+                    "undefined at a point of the declared domain; the symbolic "
+                    f"{proof.status} result holds only where the claim is defined")
         if proof.status is not None:
             return ("error", "engine conflict",
                     f"ENGINE CONFLICT: the prover says {proof.status} ({proof.method}) but the "

@@ -1,0 +1,55 @@
+"""Shared test set-up: make ``verify_claims`` importable from a checkout, and small helpers.
+
+The suite runs both against an installed package and from a source checkout
+(``PYTHONPATH=src`` or nothing at all): if the package cannot be imported, ``src`` is
+put on ``sys.path``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+
+try:  # installed (pip install -e .) or PYTHONPATH=src
+    import verify_claims  # noqa: F401
+except ImportError:  # a bare checkout
+    sys.path.insert(0, str(SRC))
+    import verify_claims  # noqa: F401
+
+
+def _pythonpath_env() -> dict:
+    """Environment for a `python -m verify_claims` subprocess that finds the package."""
+    env = dict(os.environ)
+    pkg_parent = str(Path(verify_claims.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = pkg_parent + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["NO_COLOR"] = "1"
+    return env
+
+
+@pytest.fixture
+def cli_env():
+    return _pythonpath_env()
+
+
+@pytest.fixture
+def write_modules(tmp_path):
+    """write_modules({"name.py": source, ...}, sub="derivs") -> directory Path.
+
+    Sources are dedented, so tests can write them as indented triple-quoted strings.
+    """
+
+    def write(files: dict, sub: str = "derivs") -> Path:
+        d = tmp_path / sub
+        d.mkdir(parents=True, exist_ok=True)
+        for name, src in files.items():
+            (d / name).write_text(textwrap.dedent(src), encoding="utf-8")
+        return d
+
+    return write

@@ -1,0 +1,655 @@
+"""Every claim kind, verified in-process with ``verify(claim, Settings(...))``.
+
+For each kind: a true claim that is established (the exact status where the prover is
+known to decide it), and deliberately wrong variants that must be refuted with a
+numeric counterexample naming the point.  Then the rules that make a status
+trustworthy: tight-but-true bounds are not refuted, undefined points are refuted,
+expected-refuted claims, seeded determinism, and the engine-conflict rule.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import mpmath
+import pytest
+import sympy as sp
+from sympy.utilities.lambdify import implemented_function
+
+import verify_claims.verify as verify_module
+from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Root, Stationary, Step,
+                           not_in_general, refuted)
+from verify_claims.domain import Domain
+from verify_claims.result import ESTABLISHED, Result, Settings
+from verify_claims.symbolic import ProofOutcome
+from verify_claims.verify import claim_rng, verify
+
+x, y, a = sp.symbols("x y a")
+R = sp.Interval(-sp.oo, sp.oo)
+UNIT = sp.Interval(0, 1)
+SYM = sp.Interval(-1, 1)
+POS = sp.Interval.open(0, sp.oo)
+INTS = sp.FiniteSet(0, 1, 2, 3)
+
+SETTINGS = Settings(samples=100, precision=30, timeout=60)
+
+
+def run(claim, settings=SETTINGS) -> Result:
+    claim.validate()
+    return verify(claim, settings)
+
+
+def meta(id_, **kw):
+    return dict(id=id_, title=f"test claim {id_}", ref="1", **kw)
+
+
+def assert_refuted(res: Result, cx_type: str | None = None) -> dict:
+    assert res.status == "refuted", (res.status, res.message, res.counterexample)
+    assert res.method == "numeric counterexample (mpmath)"
+    cx = res.counterexample
+    assert isinstance(cx, dict) and cx, cx
+    assert "point" in cx and isinstance(cx["point"], dict)
+    if cx_type is not None:
+        assert cx["type"] == cx_type, cx
+    assert res.as_expected is False  # these claims are declared as holding
+    return cx
+
+
+def num(s) -> float:
+    return float(mpmath.mpf(s))
+
+
+# ====================================================================== Identity
+def test_identity_polynomial_is_proved():
+    res = run(Identity(**meta("id-poly"), lhs=(x + y) ** 2, rhs=x ** 2 + 2 * x * y + y ** 2,
+                       domain={x: R, y: R}))
+    assert res.status == "proved"
+    assert res.method.startswith("sympy")
+    assert res.evidence["symbolic"]["residual"] == "0"
+    assert res.evidence["numeric"]["verdict"] == "consistent"
+    assert res.evidence["numeric"]["points"] == 100
+    assert res.counterexample is None and res.as_expected is True
+
+
+def test_identity_needing_domain_assumptions_is_proved():
+    res = run(Identity(**meta("id-sqrt-pos"), lhs=sp.sqrt(x ** 2), rhs=x, domain={x: UNIT}))
+    assert res.status == "proved"
+
+
+def test_identity_only_numerically_established_is_checked():
+    # 2 sin x cos x = sin 2x: true everywhere; whatever sympy manages, it must be established
+    res = run(Identity(**meta("id-trig"), lhs=2 * sp.sin(x) * sp.cos(x), rhs=sp.sin(2 * x), domain={x: R}))
+    assert res.status in ("proved", "checked")
+    assert res.evidence["numeric"]["verdict"] == "consistent"
+
+
+def test_identity_sign_flip_is_refuted():
+    res = run(Identity(**meta("id-sign"), lhs=(x + y) ** 2, rhs=x ** 2 - 2 * x * y + y ** 2,
+                       domain={x: R, y: R}))
+    cx = assert_refuted(res, "values differ")
+    px, py = num(cx["point"]["x"]), num(cx["point"]["y"])
+    assert num(cx["difference"]) == pytest.approx(4 * px * py, rel=1e-6)
+    assert res.evidence["symbolic"]["status"] == "not established"
+
+
+def test_identity_missing_factor_is_refuted():
+    res = run(Identity(**meta("id-factor"), lhs=(x + y) ** 2, rhs=x ** 2 + x * y + y ** 2,
+                       domain={x: R, y: R}))
+    cx = assert_refuted(res, "values differ")
+    assert set(cx["point"]) == {"x", "y"}
+    assert num(cx["lhs"]) != pytest.approx(num(cx["rhs"]))
+
+
+def test_identity_on_a_too_wide_domain_is_refuted():
+    res = run(Identity(**meta("id-sqrt-wide"), lhs=sp.sqrt(x ** 2), rhs=x, domain={x: SYM}))
+    cx = assert_refuted(res, "values differ")
+    assert num(cx["point"]["x"]) < 0  # only negative x distinguish |x| from x
+
+
+def test_integer_domain_identity():
+    n, k = sp.Symbol("n", integer=True, positive=True), sp.Symbol("k", integer=True)
+    res = run(Identity(**meta("id-gauss"), lhs=sp.Sum(k, (k, 1, n)), rhs=n * (n + 1) / 2,
+                       domain={n: sp.Range(1, 30)}))
+    assert res.status == "proved"
+    bad = run(Identity(**meta("id-gauss-bad"), lhs=sp.Sum(k, (k, 1, n)), rhs=n ** 2 / 2,
+                       domain={n: sp.Range(1, 30)}))
+    cx = assert_refuted(bad, "values differ")
+    pn = num(cx["point"]["n"])
+    assert pn == int(pn) and num(cx["difference"]) == pytest.approx(pn / 2)
+
+
+def test_sum_bounded_by_a_plain_symbol_with_range_domain():
+    # the Sum's bound arrives as an mpf at numeric evaluation; it must still be summed exactly
+    n, k = sp.Symbol("n"), sp.Symbol("k")
+    res = run(Identity(**meta("id-gauss-plain"), lhs=sp.Sum(k, (k, 1, n)), rhs=n * (n + 1) / 2,
+                       domain={n: sp.Range(1, 30)}))
+    assert res.status == "proved", (res.status, res.message)
+    assert res.evidence["numeric"]["verdict"] == "consistent"
+    res = run(Identity(**meta("id-sum-frac"), lhs=sp.Sum(1 / (k * (k + 1)), (k, 1, n)), rhs=1 - 1 / (n + 1),
+                       domain={n: sp.Range(1, 40)}))
+    assert res.status in ("proved", "checked")
+    assert num(res.evidence["numeric"]["max_relative_deviation"]) < 1e-25  # mpmath, not 53-bit floats
+
+
+# ====================================================================== Chain
+def test_chain_all_steps_proved():
+    res = run(Chain(**meta("chain-ok"), steps=[Step((x + 1) ** 2 - 1), Step(x ** 2 + 2 * x, because="expand"),
+                                               Step(x * (x + 2), because="factor")], domain={x: R}))
+    assert res.status == "proved"
+    assert [s["relation"] for s in res.steps] == ["start", "equals", "equals"]
+    assert [s.get("status") for s in res.steps] == [None, "proved", "proved"]
+    assert res.steps[1]["because"] == "expand"
+
+
+def test_chain_third_step_wrong_names_step_3():
+    res = run(Chain(**meta("chain-bad3"), steps=[(x + 1) ** 2 - 1, x ** 2 + 2 * x, x * (x + 3), x ** 2 + 3 * x],
+                    domain={x: R}))
+    cx = assert_refuted(res, "values differ")
+    assert cx["failing step"] == 3
+    assert res.message == "counterexample at step 3"
+    assert res.steps[1]["status"] == "proved"
+    assert res.steps[2]["status"] == "refuted"
+    assert res.steps[3]["status"] == "proved"  # step 4 does follow from step 3
+    assert num(cx["difference"]) == pytest.approx(num(cx["point"]["x"]), rel=1e-9)  # x(x+3) - (x^2+2x) = x
+
+
+def test_chain_counterexample_reports_the_failing_steps_value():
+    res = run(Chain(**meta("chain-bad-value"), steps=[(x + 1) ** 2 - 1, x ** 2 + 2 * x, x * (x + 3)],
+                    domain={x: R}))
+    cx = assert_refuted(res)
+    px = num(cx["point"]["x"])
+    step_value = px * (px + 3)
+    reported = [num(v) for k, v in cx.items() if isinstance(v, str) and k not in ("type",)
+                and _is_number(v)]
+    assert any(v == pytest.approx(step_value, rel=1e-9) for v in reported), cx
+
+
+def _is_number(s):
+    try:
+        float(mpmath.mpf(s))
+        return True
+    except (ValueError, TypeError):
+        return False
+
+
+def test_chain_implies_step_on_integers_is_proved():
+    # integer-valued points keep the multiplier product exact (see the xfail below)
+    res = run(Chain(**meta("chain-implies"), steps=[sp.Eq(x, y), Step(sp.Eq(x * y, y ** 2), relation="implies",
+                                                                     multiply_by=y)],
+                    domain={x: INTS, y: INTS}))
+    assert res.status == "proved"
+
+
+def test_chain_equivalent_step_with_vanishing_multiplier_is_refuted():
+    res = run(Chain(**meta("chain-eqv-zero"), steps=[sp.Eq(x, y), Step(sp.Eq(x * y, y ** 2),
+                                                                       relation="equivalent", multiply_by=y)],
+                    domain={x: INTS, y: INTS}))
+    cx = assert_refuted(res, "multiplier vanishes")
+    assert cx["failing step"] == 2 and num(cx["point"]["y"]) == 0
+    assert res.evidence["symbolic"]["steps"][0]["multiplier_nonzero"] is False
+
+
+def test_chain_equivalent_step_on_reals_is_proved():
+    res = run(Chain(**meta("chain-eqv-real"), steps=[sp.Eq(3 * x, 6), Step(sp.Eq(6 * x, 12), relation="equivalent",
+                                                                           multiply_by=2)],
+                    domain={x: R}))
+    assert res.status == "proved", (res.status, res.message, res.counterexample)
+
+
+def test_true_equivalent_step_is_not_refuted_without_a_proof(monkeypatch):
+    monkeypatch.setattr(verify_module, "prove", lambda claim: ProofOutcome(None, "sympy"))
+    res = run(Chain(**meta("chain-eqv-np"), steps=[sp.Eq(x, 2), Step(sp.Eq(x / 3, sp.Rational(2, 3)),
+                                                                     relation="equivalent",
+                                                                     multiply_by=sp.Rational(1, 3))],
+                    domain={x: R}))
+    assert res.status == "checked", (res.status, res.counterexample)
+
+
+# ====================================================================== Inequality
+def test_inequality_tight_at_interior_point_is_certified():
+    # x (1 - x) <= 1/4 on [0, 1], with equality at x = 1/2
+    res = run(Inequality(**meta("ineq-amgm"), lhs=x * (1 - x), op="<=", rhs=sp.Rational(1, 4), domain={x: UNIT}))
+    assert res.status == "certified"
+    assert res.method == "sympy sign analysis"
+
+
+def test_inequality_tight_at_a_point_not_refuted():
+    # 1 - x <= exp(-x) on the reals, with equality at x = 0
+    res = run(Inequality(**meta("ineq-exp"), lhs=1 - x, op="<=", rhs=sp.exp(-x), domain={x: R}))
+    assert res.status in ESTABLISHED
+    assert res.counterexample is None
+
+
+def test_inequality_tight_at_closed_boundary_not_refuted():
+    # x^2 <= x on [0, 1]: equality exactly at both closed ends, which are sampled
+    res = run(Inequality(**meta("ineq-ends"), lhs=x ** 2, op="<=", rhs=x, domain={x: UNIT}))
+    assert res.status in ESTABLISHED
+    assert res.evidence["numeric"]["min_relative_margin"] == "0.0"  # a closed end was hit exactly
+
+
+def test_strict_inequality_failing_exactly_at_closed_end_is_refuted():
+    res = run(Inequality(**meta("ineq-strict-end"), lhs=x ** 2, op="<", rhs=x, domain={x: sp.Interval.Lopen(0, 1)}))
+    cx = assert_refuted(res, "inequality violated")
+    assert num(cx["point"]["x"]) == 1
+
+
+def test_strict_inequality_on_open_interval_holds():
+    res = run(Inequality(**meta("ineq-strict-open"), lhs=x ** 2, op="<", rhs=x, domain={x: sp.Interval.open(0, 1)}))
+    assert res.status in ESTABLISHED
+
+
+def test_inequality_slightly_stronger_constant_is_refuted():
+    res = run(Inequality(**meta("ineq-strong"), lhs=x * (1 - x), op="<=", rhs=sp.Rational(6, 25), domain={x: UNIT}))
+    cx = assert_refuted(res, "inequality violated")
+    px = num(cx["point"]["x"])
+    assert px * (1 - px) > 0.24
+    assert num(cx["lhs - rhs"]) > 0
+
+
+def test_inequality_failing_only_near_a_boundary_is_refuted():
+    # x - 1000 x^2 <= 0 fails only on (0, 1/1000): uniform sampling alone rarely finds it
+    res = run(Inequality(**meta("ineq-edge"), lhs=x - 1000 * x ** 2, op="<=", rhs=sp.S(0), domain={x: UNIT}))
+    cx = assert_refuted(res, "inequality violated")
+    assert 0 < num(cx["point"]["x"]) < 1e-3
+
+
+def test_inequality_undefined_at_closed_end_is_refuted_as_undefined():
+    res = run(Inequality(**meta("ineq-undef"), lhs=1 / x, op=">=", rhs=sp.S(1), domain={x: UNIT}))
+    cx = assert_refuted(res, "undefined")
+    assert num(cx["point"]["x"]) == 0
+    assert "division by zero" in cx["cause"]
+
+
+def test_inequality_reversed_ops():
+    ok = run(Inequality(**meta("ineq-ge"), lhs=sp.exp(x), op=">", rhs=x, domain={x: R}))
+    assert ok.status in ESTABLISHED
+    bad = run(Inequality(**meta("ineq-ge-bad"), lhs=x, op=">=", rhs=x ** 2, domain={x: sp.Interval(0, 2)}))
+    cx = assert_refuted(bad, "inequality violated")
+    assert num(cx["point"]["x"]) > 1
+
+
+def test_inequality_with_python_int_rhs():
+    res = run(Inequality(**meta("ineq-int-rhs"), lhs=x ** 2, op=">=", rhs=0, domain={x: R}))
+    assert res.status == "certified", (res.status, res.message)
+
+
+# ====================================================================== Limit
+def test_limit_proved():
+    res = run(Limit(**meta("lim-sinc"), expr=sp.sin(x) / x, var=x, point=0, value=1))
+    assert res.status == "proved" and res.method == "sympy.limit"
+
+
+def test_limit_with_parameter_at_infinity_proved():
+    res = run(Limit(**meta("lim-e"), expr=(1 + a / x) ** x, var=x, point=sp.oo, value=sp.exp(a), direction="-",
+                    domain={a: sp.Interval(-2, 2)}))
+    assert res.status == "proved"
+
+
+def test_limit_wrong_value_is_refuted():
+    res = run(Limit(**meta("lim-bad"), expr=sp.sin(x) / x, var=x, point=0, value=2))
+    cx = assert_refuted(res, "limit differs")
+    assert cx["claimed"] == "2"
+    assert num(cx["approach"][-1]["f"]) == pytest.approx(1.0)
+
+
+def test_limit_wrong_parametric_value_is_refuted():
+    res = run(Limit(**meta("lim-e-bad"), expr=(1 + a / x) ** x, var=x, point=sp.oo, value=sp.exp(2 * a),
+                    direction="-", domain={a: sp.Interval(1, 2)}))
+    cx = assert_refuted(res, "limit differs")
+    pa = num(cx["point"]["a"])
+    assert num(cx["approach"][-1]["f"]) == pytest.approx(float(mpmath.exp(pa)), rel=1e-6)
+
+
+def test_limit_one_sided_holds_two_sided_refuted():
+    ok = run(Limit(**meta("lim-right"), expr=sp.Abs(x) / x, var=x, point=0, value=1, direction="+"))
+    assert ok.status == "proved"
+    bad = run(Limit(**meta("lim-both"), expr=sp.Abs(x) / x, var=x, point=0, value=1, direction="+-"))
+    cx = assert_refuted(bad, "limit differs")
+    assert cx["direction"] == "-"
+
+
+def test_limit_infinite_value():
+    res = run(Limit(**meta("lim-inf"), expr=1 / x ** 2, var=x, point=0, value=sp.oo))
+    assert res.status == "proved"
+    bad = run(Limit(**meta("lim-inf-bad"), expr=-1 / x ** 2, var=x, point=0, value=sp.oo))
+    assert_refuted(bad, "limit differs")
+
+
+# ====================================================================== Monotonic
+def test_monotonic_certified():
+    res = run(Monotonic(**meta("mono-exp"), expr=sp.exp(x), var=x, direction="increasing", domain={x: R}))
+    assert res.status == "certified"
+    res = run(Monotonic(**meta("mono-log"), expr=sp.log(x) + a * x, var=x, direction="increasing",
+                        domain={x: POS, a: UNIT}))
+    assert res.status == "certified"
+
+
+def test_monotonic_wrong_direction_is_refuted():
+    res = run(Monotonic(**meta("mono-exp-dec"), expr=sp.exp(x), var=x, direction="decreasing", domain={x: R}))
+    cx = assert_refuted(res, "not decreasing")
+    assert num(cx["x (first)"]) < num(cx["x (second)"])
+    assert num(cx["f(first)"]) < num(cx["f(second)"])
+
+
+def test_monotonic_on_too_wide_interval_is_refuted():
+    res = run(Monotonic(**meta("mono-sq"), expr=x ** 2, var=x, direction="increasing", domain={x: SYM}))
+    cx = assert_refuted(res, "not increasing")
+    assert num(cx["x (first)"]) < 0
+
+
+def test_weakly_monotonic_constant_is_not_refuted_but_strict_is():
+    weak = run(Monotonic(**meta("mono-const-weak"), expr=sp.S(0) * x + 3, var=x, strict=False, domain={x: UNIT}))
+    assert weak.status in ESTABLISHED + ("undecided",)
+    assert weak.status != "refuted"
+    strict = run(Monotonic(**meta("mono-const-strict"), expr=sp.floor(x), var=x, strict=True,
+                           domain={x: sp.Interval(0, sp.Rational(1, 2))}))
+    assert_refuted(strict, "not increasing")
+
+
+# ====================================================================== Root
+QUAD = sp.Eq(x ** 2 - 3 * x + 2, 0)  # roots 1 and 2
+
+
+def test_root_unique_certified():
+    res = run(Root(**meta("root-2"), equation=QUAD, var=x, value=sp.S(2), interval=sp.Interval(sp.Rational(3, 2), 3),
+                   unique=True))
+    assert res.status == "certified"
+    assert res.evidence["symbolic"]["unique"] == "quadratic: the other root (Vieta) lies outside the interval"
+
+
+def test_root_with_parameter_established():
+    res = run(Root(**meta("root-a"), equation=x ** 2 - (a + 1) * x + a, var=x, value=a, interval=sp.Interval(2, 5),
+                   unique=True, domain={a: sp.Interval(2, 5)}))
+    assert res.status in ESTABLISHED
+
+
+def test_the_other_root_is_refuted():
+    res = run(Root(**meta("root-other"), equation=QUAD, var=x, value=sp.S(1),
+                   interval=sp.Interval(sp.Rational(3, 2), 3)))
+    cx = assert_refuted(res, "root outside the interval")
+    assert num(cx["x"]) == 1
+
+
+def test_a_non_root_is_refuted():
+    res = run(Root(**meta("root-wrong"), equation=x ** 2 - (a + 1) * x + a, var=x, value=a + 1,
+                   interval=sp.Interval(0, 10), domain={a: sp.Interval(2, 5)}))
+    cx = assert_refuted(res, "not a root")
+    assert num(cx["x"]) == pytest.approx(num(cx["point"]["a"]) + 1)
+
+
+def test_non_unique_root_is_refuted():
+    res = run(Root(**meta("root-nonunique"), equation=QUAD, var=x, value=sp.S(2), interval=sp.Interval(0, 3),
+                   unique=True))
+    cx = assert_refuted(res, "another root in the interval")
+    assert num(cx["x (other)"]) == pytest.approx(1.0)
+
+
+def test_non_polynomial_root_without_uniqueness():
+    ok = run(Root(**meta("root-cos"), equation=sp.cos(x), var=x, value=sp.pi / 2, interval=sp.Interval(0, 3)))
+    assert ok.status in ESTABLISHED
+    bad = run(Root(**meta("root-cos-bad"), equation=sp.cos(x), var=x, value=sp.pi / 3, interval=sp.Interval(0, 3)))
+    cx = assert_refuted(bad, "not a root")
+    assert num(cx["residual"]) == pytest.approx(0.5)
+
+
+def test_non_polynomial_unique_root_by_grid():
+    ok = run(Root(**meta("root-cos-unique"), equation=sp.cos(x), var=x, value=sp.pi / 2,
+                  interval=sp.Interval(0, 3), unique=True))
+    assert ok.status in ESTABLISHED, ok.counterexample
+    bad = run(Root(**meta("root-cos-unique-bad"), equation=sp.cos(x), var=x, value=sp.pi / 2,
+                   interval=sp.Interval(0, 6), unique=True))
+    cx = assert_refuted(bad, "another root in the interval")
+    assert num(cx["x (other)"]) == pytest.approx(3 * float(sp.pi) / 2, abs=0.05)
+
+
+# ====================================================================== Stationary
+def test_stationary_proved():
+    res = run(Stationary(**meta("stat-ok"), objective=-(x - a) ** 2, wrt=x, at={x: a}, domain={a: R}))
+    assert res.status == "proved"
+
+
+def test_stationary_simplex_proved():
+    res = run(Stationary(**meta("stat-simplex"), objective=sp.log(x) + sp.log(y), wrt=(x, y),
+                         at={x: sp.Rational(1, 2), y: sp.Rational(1, 2)}, simplex=True))
+    assert res.status == "proved"
+
+
+def test_stationary_frozen_substitution():
+    # d/dx [x log(x/z)] = log(x/z) + 1 vanishes at x = z/e (z frozen, then substituted)
+    z = sp.Symbol("z")
+    res = run(Stationary(**meta("stat-frozen"), objective=x * sp.log(x / z), wrt=x, at={x: a / sp.E},
+                         frozen={z: a}, domain={a: POS}))
+    assert res.status in ("proved", "checked")
+
+
+def test_non_vanishing_gradient_is_refuted():
+    res = run(Stationary(**meta("stat-bad"), objective=-(x - a) ** 2, wrt=x, at={x: 2 * a}, domain={a: sp.Interval(1, 2)}))
+    cx = assert_refuted(res, "gradient does not vanish")
+    assert num(cx["residual[0]"]) == pytest.approx(-2 * num(cx["point"]["a"]), rel=1e-9)
+
+
+# ====================================================================== Maximiser
+def test_maximiser_of_concave_objective_certified():
+    res = run(Maximiser(**meta("max-ok"), objective=-(x - a) ** 2, wrt=x, at={x: a}, over={x: R},
+                        domain={a: SYM}))
+    assert res.status == "certified"
+
+
+def test_local_maximiser_certified():
+    res = run(Maximiser(**meta("max-local"), objective=x ** 3 - 3 * x, wrt=x, at={x: -1}, over={x: sp.Interval(-3, 3)},
+                        scope="local"))
+    assert res.status == "certified"
+
+
+def test_a_minimiser_is_not_a_maximiser():
+    res = run(Maximiser(**meta("max-min"), objective=(x - a) ** 2, wrt=x, at={x: a}, over={x: sp.Interval(-2, 2)},
+                        domain={a: SYM}))
+    cx = assert_refuted(res, "a feasible point does better")
+    assert num(cx["objective(better)"]) > num(cx["objective(claimed)"])
+
+
+def test_stationary_but_not_global_maximiser_is_refuted():
+    # x^3 - 3x has a local maximum 2 at x = -1 but reaches 18 at x = 3
+    res = run(Maximiser(**meta("max-nonglobal"), objective=x ** 3 - 3 * x, wrt=x, at={x: -1},
+                        over={x: sp.Interval(-3, 3)}, scope="global"))
+    cx = assert_refuted(res, "a feasible point does better")
+    assert num(cx["better"]["x"]) > 2
+    assert num(cx["objective(claimed)"]) == pytest.approx(2.0)
+
+
+def test_infeasible_maximiser_is_refuted():
+    # a local maximiser outside the feasible range; the prover cannot certify it globally
+    res = run(Maximiser(**meta("max-infeasible"), objective=x ** 3 - 3 * x, wrt=x, at={x: -1},
+                        over={x: sp.Interval(0, 3)}, scope="global"))
+    cx = assert_refuted(res, "claimed maximiser is infeasible")
+    assert num(cx["x"]) == -1
+
+
+def test_infeasible_maximiser_of_concave_objective_is_refuted():
+    res = run(Maximiser(**meta("max-infeasible-concave"), objective=-(x - 5) ** 2, wrt=x, at={x: 5},
+                        over={x: UNIT}))
+    assert_refuted(res, "claimed maximiser is infeasible")
+
+
+# ====================================================================== undefined points
+def test_undefined_at_closed_end_in_monotonic_is_refuted():
+    res = run(Monotonic(**meta("mono-undef"), expr=-1 / x, var=x, direction="increasing", domain={x: UNIT}))
+    cx = assert_refuted(res, "undefined")
+    assert num(cx["point"]["x"]) == 0
+
+
+def test_open_end_keeps_the_claim_defined():
+    res = run(Inequality(**meta("ineq-open"), lhs=1 / x, op=">=", rhs=sp.S(1), domain={x: sp.Interval.Lopen(0, 1)}))
+    assert res.status in ESTABLISHED
+
+
+def test_identity_undefined_at_closed_end_is_refuted():
+    res = run(Identity(**meta("id-undef"), lhs=1 / x, rhs=(1 + x) / x - 1, domain={x: UNIT}))
+    assert_refuted(res, "undefined")
+
+
+# ====================================================================== expectations
+def test_expected_refuted_claim_that_is_refuted_is_as_expected():
+    c = Identity(**meta("xfail-ok"), lhs=(x + y) ** 2, rhs=x ** 2 + y ** 2, domain={x: R, y: R},
+                 expect=refuted("the paper drops the cross term"))
+    res = run(c)
+    assert res.status == "refuted" and res.as_expected is True
+    assert res.expected == "refuted" and res.expected_reason == "the paper drops the cross term"
+    assert res.paper_error is True
+    assert res.counterexample and "point" in res.counterexample
+
+
+def test_expected_refuted_claim_that_holds_is_not_as_expected():
+    res = run(Identity(**meta("xfail-holds"), lhs=(x + y) ** 2, rhs=x ** 2 + 2 * x * y + y ** 2,
+                       domain={x: R, y: R}, expect=refuted("wrongly believed false")))
+    assert res.status == "proved" and res.as_expected is False
+
+
+def test_not_in_general_is_an_expected_refutation_not_a_paper_error():
+    res = run(Identity(**meta("nig"), lhs=sp.sqrt(x ** 2), rhs=x, domain={x: SYM},
+                       expect=not_in_general("the paper notes it needs x >= 0")))
+    assert res.status == "refuted" and res.as_expected is True and res.paper_error is False
+
+
+@pytest.mark.parametrize("status,holds,expected", [
+    ("proved", True, True), ("certified", True, True), ("checked", True, True), ("refuted", True, False),
+    ("undecided", True, False), ("error", True, False), ("timeout", True, False),
+    ("refuted", False, True), ("proved", False, False), ("checked", False, False), ("error", False, False),
+    ("timeout", False, False), ("undecided", False, False)])
+def test_judge(status, holds, expected):
+    assert Result.judge(status, holds) is expected
+
+
+# ====================================================================== determinism
+def _without_seconds(obj):
+    """Drop every 'seconds' entry (timings) at any depth."""
+    if isinstance(obj, dict):
+        return {k: _without_seconds(v) for k, v in obj.items() if k != "seconds"}
+    if isinstance(obj, list):
+        return [_without_seconds(v) for v in obj]
+    return obj
+
+
+def _json_without_seconds(res):
+    return _without_seconds(json.loads(json.dumps(res.to_json(), default=str)))
+
+
+def test_same_seed_gives_identical_results():
+    def claims():
+        return [Identity(**meta("det-bad"), lhs=(x + y) ** 2, rhs=x ** 2 + y ** 2, domain={x: SYM, y: SYM}),
+                Inequality(**meta("det-checked"), lhs=1 - x, op="<=", rhs=sp.exp(-x), domain={x: R}),
+                Monotonic(**meta("det-mono"), expr=x ** 2, var=x, domain={x: SYM})]
+    s = Settings(seed=7, samples=30)
+    first = [_json_without_seconds(run(c, s)) for c in claims()]
+    second = [_json_without_seconds(run(c, s)) for c in claims()]
+    assert first == second
+    assert first[0]["status"] == "refuted" and first[2]["status"] == "refuted"
+
+
+def test_different_seeds_choose_different_points():
+    def cx(seed):
+        c = Identity(**meta("det-seed"), lhs=(x + y) ** 2, rhs=x ** 2 + y ** 2, domain={x: SYM, y: SYM})
+        return run(c, Settings(seed=seed, samples=20)).counterexample["point"]
+    assert cx(1) == cx(1)
+    assert len({json.dumps(cx(s), sort_keys=True) for s in (1, 2, 3)}) == 3
+
+
+def test_claim_rng_depends_on_seed_and_id_only():
+    s = Settings(seed=11)
+    assert claim_rng(s, "a").random() == claim_rng(Settings(seed=11, samples=500), "a").random()
+    assert claim_rng(s, "a").random() != claim_rng(s, "b").random()
+    assert claim_rng(s, "a").random() != claim_rng(Settings(seed=12), "a").random()
+
+
+# ====================================================================== sampling
+def test_sampling_presses_against_boundaries():
+    d = Domain({x: UNIT, y: sp.Interval.open(0, 1)})
+    pts = d.sample(200, random.Random(3), 50)
+    assert len(pts) == 200
+    xs, ys = [p[x] for p in pts], [p[y] for p in pts]
+    assert 0 in xs and 1 in xs  # closed ends exactly
+    assert all(0 < v < 1 for v in ys)  # open ends never
+    assert min(ys) < 1e-9 and max(ys) > 1 - 1e-9  # but very close
+    assert all(0 <= v <= 1 for v in xs)
+
+
+def test_sampling_respects_where_relations():
+    d = Domain({x: UNIT, y: UNIT}, (x + y < 1,))
+    pts = d.sample(100, random.Random(5), 50)
+    assert len(pts) == 100 and all(p[x] + p[y] < 1 for p in pts)
+
+
+def test_default_settings_use_100_points_at_30_digits():
+    s = Settings()
+    assert (s.samples, s.precision) == (100, 30)
+    res = run(Identity(**meta("pts"), lhs=x, rhs=x, domain={x: UNIT}), s)
+    assert res.evidence["numeric"]["points"] == 100 and res.evidence["numeric"]["digits"] == 30
+
+
+def test_rounding_near_a_boundary_is_not_a_counterexample():
+    # log(1 + x) - x + x^2/2 - x^3/3 is O(x^4): catastrophic cancellation near 0 at 30 digits
+    res = run(Inequality(**meta("ineq-cancel"), lhs=sp.log(1 + x), op="<=", rhs=x - x ** 2 / 2 + x ** 3 / 3,
+                         domain={x: sp.Interval.Lopen(0, 1)}))
+    assert res.status in ESTABLISHED
+
+
+# ====================================================================== combination rule
+def test_engine_conflict_is_an_error(monkeypatch):
+    monkeypatch.setattr(verify_module, "prove", lambda claim: ProofOutcome("proved", "fake prover"))
+    res = run(Identity(**meta("conflict"), lhs=(x + y) ** 2, rhs=x ** 2 + y ** 2, domain={x: R, y: R}))
+    assert res.status == "error"
+    assert res.method == "engine conflict"
+    assert "ENGINE CONFLICT" in res.message and "proved" in res.message
+    assert res.counterexample and "point" in res.counterexample
+    assert res.as_expected is False
+
+
+def test_engine_conflict_is_an_error_even_for_expected_refuted(monkeypatch):
+    monkeypatch.setattr(verify_module, "prove", lambda claim: ProofOutcome("certified", "fake prover"))
+    res = run(Inequality(**meta("conflict-xfail"), lhs=x, op="<=", rhs=sp.S(0), domain={x: UNIT},
+                         expect=refuted("positive x")))
+    assert res.status == "error" and res.as_expected is False
+
+
+def test_prover_disagreeing_with_numbers_is_undecided(monkeypatch):
+    monkeypatch.setattr(verify_module, "prove",
+                        lambda claim: ProofOutcome(None, "sympy", disagrees="sympy.limit gives 3"))
+    res = run(Identity(**meta("disagree"), lhs=x, rhs=x, domain={x: UNIT}))
+    assert res.status == "undecided" and res.method == "conflicting evidence"
+    assert "sympy.limit gives 3" in res.message
+
+
+def test_inconclusive_numbers_keep_the_proof_or_are_undecided(monkeypatch):
+    # 1/log x -> 0 as x -> oo: the error decreases too slowly for the numeric ladder
+    claim = dict(expr=1 / sp.log(x), var=x, point=sp.oo, value=0, direction="-")
+    res = run(Limit(**meta("lim-slow"), **claim))
+    assert res.status == "proved"
+    assert res.message.startswith("numeric check inconclusive")
+    monkeypatch.setattr(verify_module, "prove", lambda c: ProofOutcome(None, "sympy"))
+    res = run(Limit(**meta("lim-slow-np"), **claim))
+    assert res.status == "undecided"
+    assert res.message.startswith("neither proved nor decided numerically")
+
+
+def test_a_claim_that_raises_is_an_error():
+    boom = implemented_function("boom", lambda v: (_ for _ in ()).throw(RuntimeError("kaboom")))
+    res = run(Identity(**meta("raises"), lhs=boom(x), rhs=x, domain={x: UNIT}))
+    assert res.status == "error"
+    assert res.message == "RuntimeError: kaboom"
+    assert res.as_expected is False
+
+
+def test_prover_budget_stops_a_slow_simplification(monkeypatch):
+    import time
+
+    def slow(claim):
+        time.sleep(30)
+        return ProofOutcome("proved", "too late")
+
+    monkeypatch.setattr(verify_module, "prove", slow)
+    t0 = time.perf_counter()
+    res = run(Identity(**meta("budget"), lhs=x, rhs=x, domain={x: UNIT}), Settings(samples=20, prover_budget=0.5))
+    assert time.perf_counter() - t0 < 10
+    assert res.status == "checked"
+    assert "stopped" in res.evidence["symbolic"]
