@@ -11,6 +11,7 @@ system reports as True.  ``expr.equals`` is never used (it samples numbers), and
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import sympy as sp
@@ -18,6 +19,7 @@ import sympy as sp
 from .claims import Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Root, Stationary
 from .domain import Domain
 from .numeric import _gradient
+from .timebox import TimeUp, time_limit
 
 __all__ = ["ProofOutcome", "prove", "zero_by", "prove_sign"]
 
@@ -142,6 +144,22 @@ def _strategies():
 
 
 _MAX_OPS = 3000
+STRATEGY_SECONDS = 2.0
+SIGN_FORM_SECONDS = 1.0  # one strategy's slice of the claim's symbolic budget
+
+
+def _timeboxed(thunk, seconds=STRATEGY_SECONDS):
+    """thunk() or None if it fails or exceeds its slice (then the next strategy runs)."""
+    box = None
+    try:
+        with time_limit(seconds) as box:
+            return thunk()
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise  # the claim's whole budget ran out: stop the symbolic attempt
+        return None
+    except Exception:  # noqa: BLE001 - a sympy failure means 'not this way', never a verdict
+        return None
 
 
 def zero_by(expr, facts: Facts = NO_FACTS):
@@ -153,20 +171,33 @@ def zero_by(expr, facts: Facts = NO_FACTS):
         expr = sp.piecewise_fold(expr)
     residual = expr
     prefix = ""
+    big = sp.count_ops(expr) > _MAX_OPS
     if expr.has(sp.log):
         # a sound rewrite (every split factor is provably positive), done once up front:
         # cancel/together on unsplit KL expressions is what makes sympy slow here
-        split = split_logs(sp.expand(split_logs(expr, facts)), facts)
+        split = split_logs(expr, facts)
+        if not big:
+            expanded = _timeboxed(lambda: sp.expand(split))
+            if expanded is not None:
+                split = split_logs(expanded, facts)
         if split != expr:
             expr, prefix = split, "split logs+"
-    big = sp.count_ops(expr) > _MAX_OPS
+            big = big or sp.count_ops(expr) > _MAX_OPS
+    if big and prefix:
+        # only the cheap strategies on a large split form (expand may finish the job)
+        r = sp.expand(expr)
+        return ("split logs+expand", sp.S.Zero) if r == 0 else (None, r)
+    if big:
+        return None, expr  # too large to simplify within budget: leave it to the numbers
     for name, f in _strategies():
         if big and name not in ("exact", "expand"):
             continue  # cancel/together/simplify on a huge expression would eat the budget
         name = prefix + name
-        try:
-            r = f(expr)
-        except Exception:  # noqa: BLE001 - a sympy failure means 'not this way', never a verdict
+        t0 = time.monotonic()
+        r = _timeboxed(lambda: f(expr))
+        if r is None:
+            if time.monotonic() - t0 >= STRATEGY_SECONDS:
+                break  # timed out: the strategies after this one are heavier still
             continue
         if r == 0:
             return name, sp.S.Zero
@@ -187,9 +218,8 @@ def prove_sign(expr, want: str, facts: Facts = NO_FACTS):
     if sp.count_ops(expr) < 80:  # simplify is the slow last resort: only on small expressions
         forms.append(sp.simplify)
     for f in forms:
-        try:
-            r = f(expr)
-        except Exception:  # noqa: BLE001 - a sympy failure means 'not this way', never a verdict
+        r = _timeboxed(lambda: f(expr), SIGN_FORM_SECONDS)
+        if r is None:
             continue
         if getattr(r, f"is_{want}") is True:
             return True

@@ -10,50 +10,19 @@ The combination rule is what makes a status trustworthy:
 from __future__ import annotations
 
 import random
-import signal
 import time
-from contextlib import contextmanager
 
 import sympy as sp
 
 from .numeric import NumericOutcome, spot_check
 from .result import Result, Settings
 from .symbolic import ProofOutcome, prove
+from .timebox import TimeUp, time_limit
 
 __all__ = ["verify", "Settings", "claim_rng"]
 
 
-class _Budget(BaseException):  # not an Exception: the prover's broad excepts must not eat it
-    pass
-
-
-@contextmanager
-def _time_limit(seconds: float):
-    """Interrupt pure-Python work (sympy) after `seconds`, where SIGALRM is available.
-
-    The runner's hard timeout kills a worker that ignores this; the soft limit lets a
-    claim whose simplification stalls still get its numeric verdict.
-    """
-    usable = seconds > 0 and hasattr(signal, "setitimer")
-    try:
-        import threading
-        usable = usable and threading.current_thread() is threading.main_thread()
-    except Exception:  # pragma: no cover
-        usable = False
-    if not usable:
-        yield
-        return
-
-    def handler(signum, frame):
-        raise _Budget()
-
-    old = signal.signal(signal.SIGALRM, handler)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+CONFLICT_CHECK_SECONDS = 2.0
 
 
 def claim_rng(settings: Settings, claim_id: str) -> random.Random:
@@ -70,9 +39,14 @@ def verify(claim, settings: Settings | None = None) -> Result:
                 expected_reason=claim.expect.reason, paper_error=claim.expect.paper_error,
                 uses=list(claim.uses), statement=_statement(claim))
     try:
-        proof = _attempt_proof(claim, settings.symbolic_budget())
-        t1 = time.perf_counter()
+        # numbers first: when they refute, the symbolic attempt only serves the conflict
+        # check (a proof of a refuted claim is an engine bug), so it gets a short budget
         numeric = spot_check(claim, settings, claim_rng(settings, claim.id))
+        t1 = time.perf_counter()
+        budget = settings.symbolic_budget()
+        if numeric.verdict == "counterexample":
+            budget = min(budget, CONFLICT_CHECK_SECONDS)
+        proof = _attempt_proof(claim, budget)
         t2 = time.perf_counter()
         status, method, message = _combine(proof, numeric)
     except Exception as exc:  # a claim that raises is an error of that claim, not of the run
@@ -81,8 +55,8 @@ def verify(claim, settings: Settings | None = None) -> Result:
         res.as_expected = False
         return res
     evidence = {"symbolic": {"status": proof.status or "not established", "method": proof.method,
-                             "seconds": round(t1 - t0, 4), **proof.evidence},
-                "numeric": {"verdict": numeric.verdict, "seconds": round(t2 - t1, 4), **numeric.evidence}}
+                             "seconds": round(t2 - t1, 4), **proof.evidence},
+                "numeric": {"verdict": numeric.verdict, "seconds": round(t1 - t0, 4), **numeric.evidence}}
     res = Result(**base, status=status, method=method, evidence=evidence,
                  counterexample=numeric.counterexample if status == "refuted" or (
                      status == "error" and numeric.counterexample) else None,
@@ -93,10 +67,13 @@ def verify(claim, settings: Settings | None = None) -> Result:
 
 
 def _attempt_proof(claim, budget: float) -> ProofOutcome:
+    box = None
     try:
-        with _time_limit(budget):
+        with time_limit(budget) as box:
             return prove(claim)
-    except _Budget:
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise
         return ProofOutcome(None, "sympy", {"stopped": f"symbolic attempt stopped after {budget:g} s"})
     except RecursionError:
         return ProofOutcome(None, "sympy", {"stopped": "sympy recursion limit"})
