@@ -1,0 +1,36 @@
+"""Nestable time limits: the inner slice stops its own work; the outer budget wins."""
+
+import time
+
+import pytest
+
+from verify_claims.timebox import TimeUp, time_limit
+
+
+def spin(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
+def test_inner_limit_stops_only_its_block():
+    with time_limit(5) as outer:
+        with pytest.raises(TimeUp) as info:
+            with time_limit(0.05) as inner:
+                spin(2)
+        assert info.value.box is inner and info.value.box is not outer
+        spin(0.01)  # the outer limit is still armed and has not fired
+
+
+def test_outer_deadline_wins_inside_an_inner_block():
+    with pytest.raises(TimeUp) as info:
+        with time_limit(0.05) as outer:
+            with time_limit(5):
+                spin(2)
+    assert info.value.box is outer
+
+
+def test_no_alarm_left_armed_after_exit():
+    with time_limit(0.05):
+        pass
+    spin(0.1)  # would raise TimeUp if the timer were still armed
