@@ -1,0 +1,304 @@
+"""Section 1.1 (Related work): RLHF (Eqs. (3)-(4)) and NLHF (Eq. (5)) as preference
+aggregation, for one context with three outputs.
+
+RLHF.  J(pi) = sum_i pi_i r_i - beta KL(pi || pi_ref) (Eq. (3) for one context q).  The
+paper says (4), pi* proportional to pi_ref e^{r/beta}, maximises it.  Encoded as the
+Gibbs-gap identity J(pi*) - J(pi) = beta KL(pi || pi*) (with KL >= 0 this is a proof of
+global maximality), the Maximiser claim itself, the Lagrange (simplex) stationarity of
+pi*, and the logarithmic-pooling reading of (4): normalising pi_ref^1 * Luce^{1/beta}
+gives (4).
+
+NLHF.  J(pi, pi') of Eq. (5) with antisymmetric pairwise preferences P(o > o') (so
+P(o > o) = 1/2).  Encoded: the game is constant-sum (J(pi, pi') + J(pi', pi) = 1, i.e.
+zero-sum after subtracting 1/2 from each payoff); against a fixed pi' the payoff is the
+RLHF objective with reward p(o) = E_{o'~pi'}[P(o > o')] plus a constant, so the best
+response is the Gibbs distribution pi_ref e^{p/beta}/Z (decomposition and Maximiser); the
+first-order condition of the symmetric game (differentiate in pi with pi' frozen, then set
+pi' = pi) is, component by component, beta * log(Gibbs(pi)_o / pi_o) up to an
+o-independent constant, so an interior symmetric equilibrium satisfies the fixed-point
+form displayed after (5); and, conversely, any such fixed point is stationary for, and a
+global best response to, itself.  The remark that the fixed point is a logarithmic
+pooling with pi-dependent weights is encoded with one Luce distribution per opponent
+output, weighted by pi(o')/beta.
+
+Not encoded: the uniqueness of the NLHF equilibrium (cited from Munos et al. 2024).
+"""
+
+import sympy as sp
+
+from _s1_helpers import (expected_preference, gibbs, kl, luce, nlhf_payoff, normalise,
+                         preference_matrix, rlhf_objective, simplex3)
+from verify_claims import Identity, Inequality, Maximiser, Ref, Stationary
+
+R = sp.Interval(-sp.oo, sp.oo)
+POS = sp.Interval.open(0, sp.oo)
+UNIT = sp.Interval.open(0, 1)
+CLOSED_UNIT = sp.Interval(0, 1)
+
+beta = sp.Symbol("beta")
+r1, r2, r3 = sp.symbols("r1 r2 r3")
+pi1, pi2, pi3 = sp.symbols("pi1 pi2 pi3")
+ref1, ref2 = sp.symbols("ref1 ref2")
+p1, p2, q1, q2 = sp.symbols("p1 p2 q1 q2")
+q3 = sp.Symbol("q3")
+x1, x2 = sp.symbols("x1 x2")
+P12, P13, P23 = sp.symbols("P12 P13 P23")
+
+r = (r1, r2, r3)
+ref = simplex3(ref1, ref2)
+pi = simplex3(pi1, pi2)
+
+PI_DOMAIN = {pi1: UNIT, pi2: UNIT}
+PI_WHERE = (pi1 + pi2 < 1,)
+REF_DOMAIN = {ref1: UNIT, ref2: UNIT}
+REF_WHERE = (ref1 + ref2 < 1,)
+
+CLAIMS = []
+
+# ---------------------------------------------------------------- KL >= 0 (lemma)
+CLAIMS.append(Inequality(
+    id="kl-nonnegative-3",
+    title="The KL divergence between two distributions on three outputs is non-negative",
+    ref=Ref("1.1", eq="3", note="KL divergence defined after (3)"),
+    lhs=kl(simplex3(p1, p2), simplex3(q1, q2)),
+    op=">=",
+    rhs=sp.Integer(0),
+    domain={p1: UNIT, p2: UNIT, q1: UNIT, q2: UNIT},
+    where=(p1 + p2 < 1, q1 + q2 < 1),
+    uses=("penalty-term-nonnegative",),
+    note="Supporting lemma (Gibbs' inequality): KL(p||q) = sum_x p(x) [q/p - log(q/p) - 1] "
+         "because sum p(q/p - 1) = 0, and each bracket is a D_i term, >= 0.",
+))
+
+# ---------------------------------------------------------------- RLHF
+J_rlhf = rlhf_objective(pi, r, ref, beta)
+pstar = gibbs(ref, r, beta)
+J_rlhf_star = rlhf_objective(pstar, r, ref, beta)
+RLHF_DOMAIN = {beta: POS, **{ri: R for ri in r}, **REF_DOMAIN}
+
+CLAIMS.append(Identity(
+    id="rlhf-gibbs-gap-3",
+    title="The RLHF objective falls short of its value at the Gibbs policy by beta times a KL "
+          "divergence (three outputs)",
+    ref=Ref("1.1", eq="4", note="sentence after (4): (4) maximises (3)"),
+    lhs=J_rlhf_star - J_rlhf,
+    rhs=beta * kl(pi, pstar),
+    domain={**RLHF_DOMAIN, **PI_DOMAIN},
+    where=REF_WHERE + PI_WHERE,
+    note="J(pi*) - J(pi) = beta KL(pi || pi*) for pi* = pi_ref e^{r/beta} / Z; both sides "
+         "equal beta log Z - J(pi).  With KL >= 0 this proves (4) is the global maximiser "
+         "and (KL = 0 iff pi = pi*) that it is unique.",
+))
+CLAIMS.append(Maximiser(
+    id="rlhf-gibbs-maximiser-3",
+    title="The Gibbs policy built from the reference policy and the rewards maximises the "
+          "RLHF objective (three outputs)",
+    ref=Ref("1.1", eq="4", note="sentence after (4): (4) maximises (3)"),
+    objective=J_rlhf,
+    wrt=(pi1, pi2),
+    at={pi1: pstar[0], pi2: pstar[1]},
+    over={pi1: UNIT, pi2: UNIT},
+    over_where=PI_WHERE,
+    scope="global",
+    domain=RLHF_DOMAIN,
+    where=REF_WHERE,
+    uses=("rlhf-gibbs-gap-3", "kl-nonnegative-3"),
+    note="Eq. (3) for a single context q (the expectation over q ~ mu decouples across "
+         "contexts); pi3 = 1 - pi1 - pi2.  The open simplex suffices: (4) is interior and J "
+         "extends continuously to the boundary (0 log 0 = 0).  For small beta and spread "
+         "rewards (4) lies within e^{-|r_i - r_j|/beta} of the boundary, below any working "
+         "precision.",
+))
+_pi_free = (pi1, pi2, pi3)
+CLAIMS.append(Stationary(
+    id="rlhf-gibbs-stationary-3",
+    title="The Gibbs policy satisfies the Lagrange condition of the RLHF objective on the "
+          "simplex (three outputs)",
+    ref=Ref("1.1", eq="4"),
+    objective=rlhf_objective(_pi_free, r, ref, beta),
+    wrt=_pi_free,
+    at={pi1: pstar[0], pi2: pstar[1], pi3: pstar[2]},
+    simplex=True,
+    domain=RLHF_DOMAIN,
+    where=REF_WHERE,
+    note="dJ/dpi_o = r_o - beta (log(pi_o/pi_ref(o)) + 1) = beta log Z - beta at pi*, the "
+         "same for every o.",
+))
+_L = luce(r)
+_pooled = normalise([ref[i] * _L[i] ** (1 / beta) for i in range(3)])
+CLAIMS.append(Identity(
+    id="rlhf-logarithmic-pooling-3",
+    title="The RLHF policy is the normalised geometric average of the reference policy "
+          "(weight 1) and Luce's choice distribution (weight 1/beta)",
+    ref=Ref("1.1", eq="4", note="paragraph after (4)"),
+    lhs=_pooled[0],
+    rhs=pstar[0],
+    domain=RLHF_DOMAIN,
+    where=REF_WHERE,
+    note="Compared after normalisation: pi_ref(o) (e^{r(o)}/S)^{1/beta} = S^{-1/beta} "
+         "pi_ref(o) e^{r(o)/beta}, and the common factor S^{-1/beta} cancels.  Output 1 is "
+         "shown; outputs 2, 3 follow by relabelling.",
+))
+
+# ---------------------------------------------------------------- NLHF
+P = preference_matrix(P12, P13, P23)
+P_DOMAIN = {P12: CLOSED_UNIT, P13: CLOSED_UNIT, P23: CLOSED_UNIT}
+opp = simplex3(q1, q2)
+Q_DOMAIN = {q1: UNIT, q2: UNIT}
+Q_WHERE = (q1 + q2 < 1,)
+NLHF_DOMAIN = {beta: POS, **REF_DOMAIN, **P_DOMAIN}
+
+CLAIMS.append(Identity(
+    id="nlhf-constant-sum-3",
+    title="The NLHF payoffs of the two players always add up to one (three outputs)",
+    ref=Ref("1.1", eq="5", note="two-player zero-sum game"),
+    lhs=nlhf_payoff(pi, opp, P, ref, beta) + nlhf_payoff(opp, pi, P, ref, beta),
+    rhs=sp.Integer(1),
+    domain={**NLHF_DOMAIN, **PI_DOMAIN, **Q_DOMAIN},
+    where=REF_WHERE + PI_WHERE + Q_WHERE,
+    note="With P(o' > o) = 1 - P(o > o') the KL terms cancel and the preferences add to 1: "
+         "the game of (5) is constant-sum, i.e. zero-sum for the payoffs J - 1/2, which "
+         "have the same equilibria.",
+))
+
+_scores = expected_preference(P, opp)
+J_nlhf = nlhf_payoff(pi, opp, P, ref, beta)
+CLAIMS.append(Identity(
+    id="nlhf-payoff-decomposition-3",
+    title="Against a fixed opponent, the NLHF payoff is an RLHF objective whose reward is the "
+          "expected pairwise preference, plus a constant (three outputs)",
+    ref=Ref("1.1", eq="5", note="display after (5)"),
+    lhs=J_nlhf,
+    rhs=rlhf_objective(pi, _scores, ref, beta) + beta * kl(opp, ref),
+    domain={**NLHF_DOMAIN, **PI_DOMAIN, **Q_DOMAIN},
+    where=REF_WHERE + PI_WHERE + Q_WHERE,
+    note="J(pi, pi') = E_{o~pi}[p(o)] - beta KL(pi||pi_ref) + beta KL(pi'||pi_ref) with "
+         "p(o) = E_{o'~pi'}[P(o > o')].  So for fixed pi' the best-response problem is the "
+         "RLHF problem (3) with reward p, and its payoff gap to the Gibbs response "
+         "pi_ref e^{p/beta}/Z is beta KL(pi || response) by rlhf-gibbs-gap-3 (the rewards "
+         "there are arbitrary reals).  The gap is not restated in the expanded form: sympy "
+         "needs > 20 s for it (exp of sums of P's and q's), while this decomposition is "
+         "proved at once.",
+))
+_br = gibbs(ref, _scores, beta)
+CLAIMS.append(Maximiser(
+    id="nlhf-best-response-gibbs-3",
+    title="The best response to a fixed opponent in the NLHF game is the Gibbs distribution "
+          "of the expected pairwise preferences (three outputs)",
+    ref=Ref("1.1", eq="5", note="display after (5)"),
+    objective=J_nlhf,
+    wrt=(pi1, pi2),
+    at={pi1: _br[0], pi2: _br[1]},
+    over={pi1: UNIT, pi2: UNIT},
+    over_where=PI_WHERE,
+    scope="global",
+    domain={**NLHF_DOMAIN, **Q_DOMAIN},
+    where=REF_WHERE + Q_WHERE,
+    uses=("nlhf-payoff-decomposition-3", "rlhf-gibbs-gap-3", "kl-nonnegative-3"),
+    note="Opponent pi' = (q1, q2, 1 - q1 - q2) arbitrary and fixed; the claimed point is "
+         "pi_ref(o) e^{p(o)/beta}/Z with p(o) = E_{o'~pi'}[P(o > o')].  The response is "
+         "unique since the gap is beta KL(pi || response) > 0 for pi != response.",
+))
+
+# Symmetric equilibrium.  Differentiate J(pi, pi') in pi (pi with three free coordinates,
+# pi' = (q1, q2, q3) held fixed), then set pi' = pi (frozen) and put pi on the simplex.
+_pi_free_opp = (q1, q2, q3)
+_J_free = nlhf_payoff(_pi_free, _pi_free_opp, P, ref, beta)
+_on_simplex = {pi3: 1 - pi1 - pi2}
+
+
+def _grad_symmetric(k):
+    d = sp.diff(_J_free, _pi_free[k])
+    return d.subs({q1: pi1, q2: pi2, q3: pi3}).subs(_on_simplex)
+
+
+_sc_self = expected_preference(P, pi)
+_fix = gibbs(ref, _sc_self, beta)
+CLAIMS.append(Identity(
+    id="nlhf-symmetric-stationarity-fixed-point-3",
+    title="In the symmetric NLHF game the first-order condition compares each probability "
+          "with its Gibbs fixed-point value (three outputs)",
+    ref=Ref("1.1", eq="5", note="display after (5)"),
+    lhs=_grad_symmetric(0) - _grad_symmetric(1),
+    rhs=beta * sp.log((_fix[0] / pi[0]) / (_fix[1] / pi[1])),
+    domain={**NLHF_DOMAIN, **PI_DOMAIN},
+    where=REF_WHERE + PI_WHERE,
+    uses=("nlhf-best-response-gibbs-3", "nlhf-payoff-decomposition-3"),
+    note="d/dpi_o J(pi, pi')|_{pi'=pi} = beta log(F(pi)_o / pi_o) + (beta log Z - beta + "
+         "beta KL(pi||pi_ref)), F(pi) = pi_ref e^{E_{o'~pi}P(o > o')/beta}/Z; the bracket does "
+         "not depend on o.  Output pair (1, 2) shown, the others by relabelling.  Hence the "
+         "interior Lagrange condition (all partials equal) holds iff F(pi)_o / pi_o is the "
+         "same for all o, and since both sum to 1, iff pi = F(pi): the fixed-point form "
+         "after (5).  A symmetric equilibrium pi is a best response to itself, so it "
+         "satisfies this condition (and is interior because the best response is).",
+))
+
+
+def _luce_against(j):
+    """Luce's choice distribution with scores P(o > o_j): e^{P(o_i > o_j)} / sum_k e^{P(o_k > o_j)}."""
+    return luce([P[i][j] for i in range(3)])
+
+
+_pooled_nlhf = normalise([ref[i] * sp.Mul(*[_luce_against(j)[i] ** (pi[j] / beta) for j in range(3)])
+                          for i in range(3)])
+CLAIMS.append(Identity(
+    id="nlhf-fixed-point-logarithmic-pooling-3",
+    title="The NLHF fixed-point map is a logarithmic pooling whose weights depend on the "
+          "policy (three outputs)",
+    ref=Ref("1.1", eq="5", note="remark after the display after (5)"),
+    lhs=_pooled_nlhf[0],
+    rhs=_fix[0],
+    domain={**NLHF_DOMAIN, **PI_DOMAIN},
+    where=REF_WHERE + PI_WHERE,
+    uses=("rlhf-logarithmic-pooling-3",),
+    note="Reading of the remark: pi_ref(o) e^{E_{o'~pi}P(o > o')/beta} is, up to "
+         "normalisation, the geometric average of pi_ref (weight 1) and of the Luce "
+         "distributions L_{o'}(o) proportional to e^{P(o > o')}, one per opponent output o', "
+         "with weights pi(o')/beta: these are the pi-dependent weights.  Output 1 shown.",
+))
+
+# Conversely: parametrise the equilibrium x = (x1, x2, 1 - x1 - x2) and choose pi_ref so that
+# x is a fixed point of F (pi_ref(o) proportional to x_o e^{-E_{o'~x} P(o > o')/beta}); every
+# interior pi_ref arises this way because the game has an (interior) equilibrium for each one.
+x = simplex3(x1, x2)
+_sc_x = expected_preference(P, x)
+_ref_x = normalise([x[i] * sp.exp(-_sc_x[i] / beta) for i in range(3)])
+X_DOMAIN = {beta: POS, x1: UNIT, x2: UNIT, **P_DOMAIN}
+X_WHERE = (x1 + x2 < 1,)
+CLAIMS.append(Stationary(
+    id="nlhf-fixed-point-stationary-3",
+    title="A Gibbs fixed point satisfies the first-order condition of the symmetric NLHF "
+          "game (three outputs)",
+    ref=Ref("1.1", eq="5", note="display after (5)"),
+    objective=nlhf_payoff(_pi_free, _pi_free_opp, P, _ref_x, beta),
+    wrt=_pi_free,
+    at={pi1: x1, pi2: x2, pi3: 1 - x1 - x2},
+    frozen={q1: pi1, q2: pi2, q3: pi3},
+    simplex=True,
+    domain=X_DOMAIN,
+    where=X_WHERE,
+    uses=("nlhf-symmetric-stationarity-fixed-point-3",),
+    note="pi_ref is written through the fixed point x it produces (x = F(x) by construction), "
+         "which loses no generality.  Differentiate in pi with pi' frozen, then set pi' = pi "
+         "= x: all partial derivatives agree.",
+))
+CLAIMS.append(Maximiser(
+    id="nlhf-fixed-point-best-responds-to-itself-3",
+    title="A Gibbs fixed point is a best response to itself, hence a symmetric equilibrium "
+          "of the NLHF game (three outputs)",
+    ref=Ref("1.1", eq="5", note="display after (5)"),
+    objective=nlhf_payoff(pi, (q1, q2, 1 - q1 - q2), P, _ref_x, beta),
+    wrt=(pi1, pi2),
+    at={pi1: x1, pi2: x2},
+    over={pi1: UNIT, pi2: UNIT},
+    over_where=PI_WHERE,
+    frozen={q1: x1, q2: x2},
+    scope="global",
+    domain=X_DOMAIN,
+    where=X_WHERE,
+    uses=("nlhf-best-response-gibbs-3", "nlhf-constant-sum-3"),
+    note="With the opponent frozen at x, x maximises J(., x) globally, so neither player can "
+         "gain by deviating (the game is symmetric and constant-sum): (x, x) is a symmetric "
+         "Nash equilibrium.  Together with nlhf-symmetric-stationarity-fixed-point-3 this "
+         "gives: interior symmetric equilibria are exactly the fixed points after (5).",
+))
