@@ -217,22 +217,27 @@ def prove_sign(expr, want: str, facts: Facts = NO_FACTS):
     forms = [lambda e: e, sp.factor, lambda e: sp.factor(sp.together(e)), sp.cancel]
     if sp.count_ops(expr) < 80:  # simplify is the slow last resort: only on small expressions
         forms.append(sp.simplify)
-    for f in forms:
-        r = _timeboxed(lambda: f(expr), SIGN_FORM_SECONDS)
-        if r is None:
-            continue
+
+    def decide(r):
         if getattr(r, f"is_{want}") is True:
             return True
-        if want == "positive" and facts.is_positive(r):
+        if want == "positive":
+            return facts.is_positive(r)
+        if want == "negative":
+            return facts.is_positive(-r)
+        if want == "nonnegative":
+            return facts.is_nonnegative(r)
+        if want == "nonpositive":
+            return facts.is_nonnegative(-r)
+        return facts.is_positive(r) or facts.is_positive(-r)  # nonzero
+
+    for f in forms:
+        t0 = time.monotonic()
+        ok = _timeboxed(lambda: decide(f(expr)), SIGN_FORM_SECONDS)
+        if ok:
             return True
-        if want == "negative" and facts.is_positive(-r):
-            return True
-        if want == "nonnegative" and facts.is_nonnegative(r):
-            return True
-        if want == "nonpositive" and facts.is_nonnegative(-r):
-            return True
-        if want == "nonzero" and (facts.is_positive(r) or facts.is_positive(-r)):
-            return True
+        if ok is None and time.monotonic() - t0 >= SIGN_FORM_SECONDS:
+            break  # timed out: the remaining forms are heavier
     return False
 
 
@@ -423,7 +428,13 @@ def prove_maximiser(claim: Maximiser):
     wrt = [rep[v] for v in claim.wrt]
     at = {rep[k]: sp.sympify(v).xreplace(rep) for k, v in claim.at.items()}
     ev = {}
-    # the point must be feasible before any optimality argument means anything
+    for v in wrt:
+        how, res = zero_by(sp.diff(obj, v).subs(at, simultaneous=True), facts)
+        if not how:
+            ev["first_order"] = f"not established ({_short(res)})"
+            return ProofOutcome(None, "sympy", ev)
+    ev["first_order"] = "gradient vanishes (proved)"
+    # the point must also be feasible before any optimality argument means anything
     for k in claim.wrt:
         iv, val = feas.sets[k], at[rep[k]]
         if isinstance(iv, sp.Interval):
@@ -442,12 +453,6 @@ def prove_maximiser(claim: Maximiser):
             ev["feasible"] = f"not established for {rel}"
             return ProofOutcome(None, "sympy", ev)
     ev["feasible"] = "proved"
-    for v in wrt:
-        how, res = zero_by(sp.diff(obj, v).subs(at, simultaneous=True), facts)
-        if not how:
-            ev["first_order"] = f"not established ({_short(res)})"
-            return ProofOutcome(None, "sympy", ev)
-    ev["first_order"] = "gradient vanishes (proved)"
     hess = sp.hessian(obj, wrt)
     minors = [hess[:k, :k].det() for k in range(1, len(wrt) + 1)]
     # negative definite iff the k-th leading minor has sign (-1)^k
