@@ -19,6 +19,10 @@ from .verify import verify
 __all__ = ["run_claims"]
 
 
+_COST_RANK = {"maximiser": 0, "limit": 1, "stationarity": 2, "inequality": 3, "monotonic": 3,
+              "root": 3, "chain": 4, "identity": 5}
+
+
 def _worker(claims, settings, conn):
     while True:
         try:
@@ -81,7 +85,9 @@ def run_claims(claims, settings: Settings, jobs: int | None = None, on_result=No
                 on_result(results[i], i + 1, total)
         return results
     ctx = mp.get_context("fork")
-    pending = list(range(total))
+    # longest first (by kind), so a slow claim does not start last and leave the other
+    # workers idle; results stay in declaration order and seeds depend only on the id
+    pending = sorted(range(total), key=lambda i: _COST_RANK.get(claims[i].kind, 9))
     slots = [_Slot(ctx, claims, settings) for _ in range(jobs)]
     done = 0
 
