@@ -653,3 +653,11 @@ def test_prover_budget_stops_a_slow_simplification(monkeypatch):
     assert time.perf_counter() - t0 < 10
     assert res.status == "checked"
     assert "stopped" in res.evidence["symbolic"]
+
+
+def test_monotonic_second_point_respects_where_relations():
+    # -sqrt(1 - x - y) increases in x where x + y < 1 and is complex beyond it: moving x
+    # alone must not leave the declared domain and manufacture an "undefined" counterexample
+    res = run(Monotonic(**meta("mono-coupled"), expr=-sp.sqrt(1 - x - y), var=x, direction="increasing",
+                        domain={x: sp.Interval.open(0, 1), y: sp.Interval.open(0, 1)}, where=(x + y < 1,)))
+    assert res.status in ("certified", "checked"), (res.status, res.counterexample)

@@ -130,6 +130,17 @@ class Domain:
                     break
         return points
 
+    def contains(self, pt, dps: int) -> bool:
+        """Does the point satisfy every `where` relation?  (Per-symbol sets are the
+        sampler's business; this guards points built by moving one coordinate.)"""
+        syms = self.symbols()
+        with mpmath.workdps(dps + 10):
+            for rel in self.where:
+                f = sp.lambdify(syms, rel.lhs - rel.rhs, modules="mpmath")
+                if not _holds(type(rel), f(*[pt[s] for s in syms])):
+                    return False
+        return True
+
     def corners(self):
         """Closed finite ends of every interval, used to probe boundaries exactly."""
         out = {}

@@ -321,6 +321,8 @@ def check_monotonic(claim: Monotonic, settings, rng):
             continue
         p1, p2 = dict(pt), dict(pt)
         p1[x], p2[x] = (pt[x], other) if pt[x] < other else (other, pt[x])
+        if not (claim.domain.contains(p1, settings.precision) and claim.domain.contains(p2, settings.precision)):
+            continue  # the second value of x left the domain through a `where` relation
         pairs += 1
         try:
             res = None

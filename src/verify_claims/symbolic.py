@@ -127,7 +127,9 @@ def split_logs(expr, facts: Facts):
         factors = list(sp.Mul.make_args(num)) + list(sp.Mul.make_args(den))
         bases = [f.base if isinstance(f, sp.Pow) else f for f in factors]
         if all(b.is_number and b.is_positive or facts.is_positive(b) for b in bases):
-            reps[lg] = sp.expand_log(sp.log(arg), force=True)
+            # deep=False: only this log is split; logs nested inside its factors were
+            # not checked and must not be rewritten by force
+            reps[lg] = sp.expand_log(sp.log(arg), deep=False, force=True)
     return expr.xreplace(reps) if reps else expr
 
 
