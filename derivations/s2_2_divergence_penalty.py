@@ -10,7 +10,7 @@ pi_old = pi after differentiating (pi_old is frozen in the objective).
 
 import sympy as sp
 
-from verify_claims import Identity, Ref, Stationary, not_in_general
+from verify_claims import Chain, Identity, Ref, Stationary, Step, not_in_general
 from verify_claims.expectations import Categorical
 
 from _s2_helpers import kl, kl0, kl_rev, penalty_def
@@ -71,6 +71,26 @@ for G in (2, 3):
         note="With pi_old = pi: E_pi[ref/pi] = sum_o ref(o) = 1, so D = KL(pi || ref).  Needs both pi "
              "and ref normalised.",
     ))
+
+_ratio_sum = sp.Add(*[PI_N[o] * (REF_N[o] / PI_N[o]) for o in OUT])
+_log_term = sp.Add(*[PI_N[o] * sp.log(REF_N[o] / PI_N[o]) for o in OUT])
+CLAIMS.append(Chain(
+    id="kl0-on-policy-unbiased-derivation",
+    title="Why the penalty is unbiased on-policy: KL_0(pi || ref; pi) reduces to KL(pi || ref) step by step",
+    ref=Ref("2.2", note="sentence after the KL_0 display (unbiased when pi_theta = pi_old)"),
+    steps=[
+        Step(kl0(PI_N, REF_N, PI_N), because="KL_0 with pi_old = pi (display after (7))"),
+        Step(sp.Add(*[sp.UnevaluatedExpr(PI_N[o]) * (REF_N[o] / sp.UnevaluatedExpr(PI_N[o])) for o in OUT])
+             - _log_term - 1, because="both expectations written out under pi"),
+        Step(sp.Add(*[REF_N[o] for o in OUT]) - _log_term - 1, because="pi(o) cancels in the ratio term"),
+        Step(1 - _log_term - 1, because="pi_ref sums to one"),
+        Step(sp.Add(*[PI_N[o] * sp.log(PI_N[o] / REF_N[o]) for o in OUT]),
+             because="-log(ref/pi) = log(pi/ref): the KL divergence KL(pi || ref)"),
+    ],
+    domain=NORM_DOMAIN, where=NORM_WHERE,
+    note="A derivation chain: each line is verified against the previous one, so an edit that "
+         "breaks one line is reported at that step.",
+))
 
 CLAIMS.append(Identity(
     id="kl0-on-policy-equals-kl",

@@ -131,3 +131,16 @@ def test_every_claim_validates(module):
     assert len(ids) == len(set(ids))
     for c in module.CLAIMS:
         c.validate()
+
+
+def test_chain_with_a_wrong_line_names_that_step():
+    original = claim(s22, "kl0-on-policy-unbiased-derivation")
+    steps = list(original.steps)
+    # "pi_ref sums to one" mis-typed as two: line 4 no longer follows from line 3
+    steps[3] = dataclasses.replace(steps[3], expr=steps[3].expr + 1)
+    res = verify(variant(original, steps=steps), SETTINGS)
+    assert res.status == "refuted"
+    assert res.counterexample["failing step"] == 4 and res.counterexample["point"]
+    assert [s.get("status") for s in res.steps[1:3]] == ["proved", "proved"]
+    assert res.steps[3]["status"] == "refuted"
+    assert verify(original, SETTINGS).status == "proved"
