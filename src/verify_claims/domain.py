@@ -103,7 +103,7 @@ class Domain:
         return out
 
     # ------------------------------------------------------------------ numeric side
-    def sample(self, n: int, rng: random.Random, dps: int, max_tries: int = 200):
+    def sample(self, n: int, rng: random.Random, dps: int, max_tries: int = 200, edges: bool = True):
         """Return up to n points (dicts symbol -> mpf) satisfying every `where` relation.
 
         A quarter of the points press one or more coordinates against a boundary
@@ -117,7 +117,7 @@ class Domain:
         points, tries = [], 0
         with mpmath.workdps(dps):
             while len(points) < n:
-                edge = len(points) % 4 == 3
+                edge = edges and len(points) % 4 == 3
                 pt = {s: _sample_set(self.sets[s], rng, edge and rng.random() < 0.7) for s in syms}
                 tries += 1
                 if all(_holds(k, f(*[pt[s] for s in syms])) for k, f in zip(kinds, checks)):
@@ -182,11 +182,14 @@ def _sample_set(st, rng: random.Random, edge: bool):
         return mpmath.mpf(sp.Float(rng.choice(list(st)), 50)) if not edge else mpmath.mpf(
             sp.Float(rng.choice([min(st), max(st)]), 50))
     if isinstance(st, sp.Range):
-        lo = int(st.inf)
-        hi = int(st.sup) if st.sup.is_finite else lo + 1000
-        if edge:
-            return mpmath.mpf(rng.choice([lo, hi]))
-        return mpmath.mpf(rng.randint(lo, hi))
+        # respect the step: Range(1, 10, 2) is {1, 3, 5, 7, 9}
+        if st.size.is_finite:
+            k = rng.choice([0, int(st.size) - 1]) if edge else rng.randrange(int(st.size))
+            return mpmath.mpf(int(st[k]))
+        start = st.inf if st.inf.is_finite else st.sup
+        step = abs(st.step) if st.inf.is_finite else -abs(st.step)
+        k = rng.choice([0, 1, 1000]) if edge else rng.randrange(1000)
+        return mpmath.mpf(int(start + k * step))
     lo, hi = st.start, st.end
     flo = mpmath.mpf(sp.Float(lo, 60)) if lo.is_finite else None
     fhi = mpmath.mpf(sp.Float(hi, 60)) if hi.is_finite else None
@@ -203,9 +206,11 @@ def _sample_set(st, rng: random.Random, edge: bool):
                 return fhi
             width = (fhi - flo) if flo is not None else mpmath.mpf(1)
             return fhi - gap * min(width, 1)
-        # an infinite end: press towards it with a large magnitude
+        # an infinite end: press towards it with a large magnitude beyond the finite end
         big = 1 / gap
-        return big if side == "hi" or flo is not None else -big
+        if side == "hi" or flo is not None:
+            return (flo if flo is not None else 0) + big
+        return (fhi if fhi is not None else 0) - big
     if flo is not None and fhi is not None:
         x = flo + (fhi - flo) * mpmath.mpf(rng.random())
         if x == flo and st.left_open or x == fhi and st.right_open:

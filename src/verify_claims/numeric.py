@@ -75,7 +75,7 @@ def _real(value, what: str):
     if isinstance(value, (int, float)):
         value = mpmath.mpf(value)
     if isinstance(value, mpmath.mpc):
-        if abs(value.imag) > mpmath.mpf(10) ** (-(mpmath.mp.dps // 2)) * max(1, abs(value.real)):
+        if abs(value.imag) > mpmath.mpf(10) ** (-(2 * mpmath.mp.dps) // 3) * max(1, abs(value.real)):
             raise Undefined(f"{what} is complex ({mpmath.nstr(value, 8)})")
         value = value.real
     if not isinstance(value, mpmath.mpf):
@@ -121,6 +121,7 @@ class _Evaluator:
         self.symbols = tuple(symbols)
         self.precision = precision
         self.high = 2 * precision + 10
+        self.exprs = {k: sp.sympify(e) for k, e in exprs.items()}
         self.fns = {k: compile_expr(e, self.symbols) for k, e in exprs.items()}
 
     def at(self, name, pt, dps):
@@ -143,8 +144,8 @@ class _Evaluator:
         return mpmath.mpf(v) if not isinstance(v, mpmath.mpf) else +v
 
 
-def _sample(domain: Domain, settings, rng, n=None):
-    return domain.sample(n or settings.samples, rng, settings.precision + 20)
+def _sample(domain: Domain, settings, rng, n=None, edges=True):
+    return domain.sample(n or settings.samples, rng, settings.precision + 20, edges=edges)
 
 
 def _undefined_cx(syms, pt, exc):
@@ -157,21 +158,36 @@ def _check_equal(ev: _Evaluator, a: str, b: str, pts, mult=None):
     """Check ev[a] == ev[b] (or ev[a] == ev[mult] * ev[b]) at every point."""
     syms = ev.symbols
     max_dev = mpmath.mpf(0)
+    unresolved = 0
     for pt in pts:
         try:
             dev, va, vb, scale = _deviation(ev, a, b, pt, ev.precision, mult)
-            if dev > _tol(ev.precision) * scale:
+            if dev > _noise(ev.precision) * scale:
+                # more than rounding at this precision: decide with more digits.  A real
+                # difference is stable across precisions; cancellation error shrinks.
                 dev, va, vb, scale = _deviation(ev, a, b, pt, ev.high, mult)
-                if dev > _tol(ev.precision) * scale:
-                    cx = {"type": "values differ", "point": _point_repr(syms, pt),
-                          a: fmt(va), b if mult is None else f"{mult}*{b}": fmt(vb),
-                          "difference": fmt(va - vb)}
-                    return NumericOutcome("counterexample", {"points": len(pts)}, cx)
+                if dev > _tol(ev.high) * scale:
+                    dev2, _, _, scale2 = _deviation(ev, a, b, pt, 2 * ev.high, mult)
+                    if dev2 > _tol(2 * ev.high) * scale2 and abs(dev2 - dev) <= dev2 / 100:
+                        cx = {"type": "values differ", "point": _point_repr(syms, pt),
+                              a: fmt(va), b if mult is None else f"{mult}*{b}": fmt(vb),
+                              "difference": fmt(va - vb)}
+                        return NumericOutcome("counterexample", {"points": len(pts)}, cx)
+                    unresolved += 1
+                    continue
             max_dev = max(max_dev, dev / scale)
         except Undefined as exc:
             return NumericOutcome("counterexample", {"points": len(pts)}, _undefined_cx(syms, pt, exc))
-    return NumericOutcome("consistent", {"points": len(pts), "digits": ev.precision,
-                                         "max_relative_deviation": fmt(max_dev, 3)})
+    evidence = {"points": len(pts), "digits": ev.precision, "max_relative_deviation": fmt(max_dev, 3),
+                "unresolved_points": unresolved}
+    if unresolved == len(pts):
+        return NumericOutcome("inconclusive", evidence)
+    return NumericOutcome("consistent", evidence)
+
+
+def _noise(dps: int):
+    """What rounding alone can plausibly produce at dps digits (with some cancellation)."""
+    return mpmath.mpf(10) ** (-dps + 5)
 
 
 def _deviation(ev, a, b, pt, dps, mult=None):
@@ -209,6 +225,12 @@ def check_chain(claim: Chain, settings, rng):
             out = _check_equal(ev, "step", "previous", pts, mult="multiplier")
             if out.verdict == "consistent" and cur.relation == "equivalent":
                 out = _check_nonzero(ev, "multiplier", pts) or out
+            # what the relation means: where the previous equation holds, this one holds
+            # (and conversely for "equivalent"); tested on solutions found numerically
+            if out.verdict == "consistent":
+                out = _check_on_solutions(ev, claim.domain, "previous", "step", pts, rng) or out
+            if out.verdict == "consistent" and cur.relation == "equivalent":
+                out = _check_on_solutions(ev, claim.domain, "step", "previous", pts, rng) or out
         verdicts.append(out.verdict)
         if out.verdict == "counterexample":
             out.step = i + 1
@@ -217,6 +239,46 @@ def check_chain(claim: Chain, settings, rng):
             return out
     return NumericOutcome("consistent", {"points": len(pts), "digits": settings.precision,
                                          "steps": len(claim.steps)}, step_verdicts=verdicts)
+
+
+def _check_on_solutions(ev, domain: Domain, given: str, then: str, pts, rng, tries: int = 20):
+    """At points where equation `given` holds (found by root-finding in one symbol),
+    equation `then` must hold too.  Returns a counterexample outcome or None."""
+    syms = ev.symbols
+    movable = [s_ for s_ in syms if isinstance(domain.sets.get(s_), sp.Interval)
+               and ev.exprs[given].has(s_)]
+    if not movable:
+        return None
+    dps = ev.precision + 10
+    for pt in pts[:tries]:
+        s_ = rng.choice(movable)
+
+        def g(t):
+            q = dict(pt)
+            q[s_] = t
+            return ev.at(given, q, dps)
+        try:
+            with mpmath.workdps(dps):
+                root = mpmath.findroot(g, pt[s_], tol=mpmath.mpf(10) ** (-(dps - 5)))
+            root = _real(root, "root")
+        except (Undefined, ValueError, ZeroDivisionError, TypeError):
+            continue  # no solution found from here
+        q = dict(pt)
+        q[s_] = root
+        if not _in_interval(root, domain.sets[s_]) or not domain.contains(q, ev.precision):
+            continue
+        try:
+            gv = ev.at(given, q, ev.high)
+            tv = ev.at(then, q, ev.high)
+        except Undefined:
+            continue
+        # given holds to 2p/3 digits while `then` is clearly non-zero (above 10^(-p/3))
+        if abs(gv) < _tol(ev.precision) and abs(tv) > mpmath.mpf(10) ** (-ev.precision // 3):
+            return NumericOutcome("counterexample", {}, {
+                "type": "does not follow", "point": _point_repr(syms, q),
+                f"{given} residual": fmt(gv, 6), f"{then} residual": fmt(tv),
+                "explanation": f"the {given} equation holds here but the {then} one does not"})
+    return None
 
 
 def _side(e):
@@ -244,18 +306,63 @@ def _check_nonzero(ev, name, pts):
 _STRICT = {"<": True, "<=": False, ">": True, ">=": False}
 
 
-def _violates(op, d, scale, tol):
-    """Does d = lhs - rhs violate `lhs op rhs`?  Returns True, False or None (tight)."""
-    if op in (">", ">="):
-        d = -d
-    # now the claim is d < 0 (strict) or d <= 0
-    if d > tol * scale:
-        return True
-    if d < -tol * scale:
+def _exactly_zero(expr, syms, pt) -> bool:
+    """Is expr exactly 0 at the (binary-rational) point?  Separates a true equality
+    (x**2 at x = 0) from absorption (1 + exp(-1560) rounds to 1 at any sane precision)."""
+    subs = {s_: _exact(pt[s_]) for s_ in syms}
+    try:
+        val = sp.sympify(expr).xreplace(subs)
+        val = sp.simplify(val) if val.free_symbols == set() and not val.is_Number else val
+        return val == 0
+    except Exception:  # noqa: BLE001 - cannot decide exactly: not a confirmed equality
         return False
-    if _STRICT[op]:
-        return True if d == 0 else None
-    return False
+
+
+def _decide_order(op, diff_at, exact_zero):
+    """Does lhs op rhs fail at a point?  True, False, or None (unresolved).
+
+    diff_at(dps) -> (lhs - rhs, scale).  A violation must be clear at 2p+10 digits and
+    stable at twice that; a strict claim fails on equality only if the equality is exact.
+    """
+    flip = op in (">", ">=")
+    strict = _STRICT[op]
+
+    def d_at(dps):
+        d, scale = diff_at(dps)
+        return (-d if flip else d), scale
+
+    d, scale = d_at(diff_at.precision)
+    if d < 0 and (not strict or d < -_noise(diff_at.precision) * scale):
+        return False  # clearly satisfied (the claim is d < 0, or d <= 0)
+    dh, sh = d_at(diff_at.high)
+    if dh < -_tol(diff_at.high) * sh:
+        return False
+    if dh > _tol(diff_at.high) * sh:
+        d2, s2 = d_at(2 * diff_at.high)
+        if d2 > _tol(2 * diff_at.high) * s2 and abs(d2 - dh) <= d2 / 100:
+            return True
+        return None  # not stable across precisions: rounding, not a violation
+    if dh <= 0 and not strict:
+        return False
+    if strict and exact_zero():
+        return True
+    return None
+
+
+class _Diff:
+    """lhs - rhs of two evaluator entries at a point, at any precision."""
+
+    def __init__(self, ev, pt, lhs, rhs):
+        self.ev, self.pt, self.lhs, self.rhs = ev, pt, lhs, rhs
+        self.precision, self.high = ev.precision, ev.high
+        self.values = None
+
+    def __call__(self, dps):
+        va, vb = self.ev.at(self.lhs, self.pt, dps), self.ev.at(self.rhs, self.pt, dps)
+        if self.values is None:
+            self.values = (va, vb)
+        with mpmath.workdps(dps):
+            return va - vb, max(mpmath.mpf(1), abs(va), abs(vb))
 
 
 def check_inequality(claim: Inequality, settings, rng):
@@ -269,10 +376,13 @@ def _check_order(ev, op, pts, syms, lhs="lhs", rhs="rhs"):
     tight, min_margin = 0, None
     for pt in pts:
         try:
-            verdict, d, va, vb = _order_at(ev, op, pt, ev.precision, lhs, rhs)
-            if verdict is not False:  # suspicious or tight: decide at high precision
-                verdict, d, va, vb = _order_at(ev, op, pt, ev.high, lhs, rhs)
+            diff = _Diff(ev, pt, lhs, rhs)
+            verdict = _decide_order(op, diff, lambda: _exactly_zero(
+                ev.exprs[lhs] - ev.exprs[rhs], syms, pt))
+            va, vb = diff.values
             if verdict is True:
+                with mpmath.workdps(ev.high):
+                    d = ev.at(lhs, pt, ev.high) - ev.at(rhs, pt, ev.high)
                 return NumericOutcome("counterexample", {"points": len(pts)}, {
                     "type": "inequality violated", "point": _point_repr(syms, pt),
                     lhs: fmt(va), rhs: fmt(vb), f"{lhs} - {rhs}": fmt(d, 6)})
@@ -280,7 +390,7 @@ def _check_order(ev, op, pts, syms, lhs="lhs", rhs="rhs"):
                 tight += 1
             else:
                 with mpmath.workdps(ev.precision):
-                    m = abs(d) / max(mpmath.mpf(1), abs(va), abs(vb))
+                    m = abs(va - vb) / max(mpmath.mpf(1), abs(va), abs(vb))
                 min_margin = m if min_margin is None else min(min_margin, m)
         except Undefined as exc:
             return NumericOutcome("counterexample", {"points": len(pts)}, _undefined_cx(syms, pt, exc))
@@ -289,14 +399,6 @@ def _check_order(ev, op, pts, syms, lhs="lhs", rhs="rhs"):
     if tight == len(pts):
         return NumericOutcome("inconclusive", ev_)
     return NumericOutcome("consistent", ev_)
-
-
-def _order_at(ev, op, pt, dps, lhs, rhs):
-    va, vb = ev.at(lhs, pt, dps), ev.at(rhs, pt, dps)
-    with mpmath.workdps(dps):
-        d = va - vb
-        scale = max(mpmath.mpf(1), abs(va), abs(vb))
-        return _violates(op, d, scale, _tol(dps) if dps > ev.precision else _tol(ev.precision)), d, va, vb
 
 
 def check_monotonic(claim: Monotonic, settings, rng):
@@ -309,14 +411,24 @@ def check_monotonic(claim: Monotonic, settings, rng):
     op = ("<" if claim.strict else "<=") if claim.direction == "increasing" else (
         ">" if claim.strict else ">=")
     tight, pairs = 0, 0
+    breaks = _breakpoints(claim.expr, x)
     for pt in pts:
-        # a second value of x in its interval: random, or very close to the first
+        # a second value of x in its interval: random, very close to the first, or a
+        # pair straddling a breakpoint of a Piecewise/sign/Abs (where jumps hide)
         other = sub.sample(1, rng, settings.precision + 20)[0][x]
         if rng.random() < 0.3:
             with mpmath.workdps(settings.precision + 20):
                 other = pt[x] + (mpmath.mpf(10) ** -rng.choice([4, 8])) * rng.choice([-1, 1])
             if not _in_interval(other, st):
                 other = sub.sample(1, rng, settings.precision + 20)[0][x]
+        if breaks and rng.random() < 0.5:
+            b = _breakpoint_at(rng.choice(breaks), syms, pt, settings.precision + 20)
+            if b is not None:
+                h = mpmath.mpf(10) ** -rng.choice([3, 6, 9])
+                lo_b, hi_b = (b - h, b) if rng.random() < 0.5 else (b, b + h)
+                if _in_interval(lo_b, st) and _in_interval(hi_b, st):
+                    pt = dict(pt)
+                    pt[x], other = lo_b, hi_b
         if other == pt[x]:
             continue
         p1, p2 = dict(pt), dict(pt)
@@ -325,16 +437,12 @@ def check_monotonic(claim: Monotonic, settings, rng):
             continue  # the second value of x left the domain through a `where` relation
         pairs += 1
         try:
-            res = None
-            for dps in (settings.precision, ev.high):
-                f1, f2 = ev.at("f", p1, dps), ev.at("f", p2, dps)
-                with mpmath.workdps(dps):
-                    d = f1 - f2
-                    scale = max(mpmath.mpf(1), abs(f1), abs(f2))
-                    res = _violates(op, d, scale, _tol(dps))
-                if res is False:
-                    break
+            pair = _PairDiff(ev, p1, p2)
+            res = _decide_order(op, pair, lambda: _exactly_zero(
+                claim.expr.xreplace({x: _exact(p1[x])}) - claim.expr.xreplace({x: _exact(p2[x])}),
+                [s_ for s_ in syms if s_ != x], pt))
             if res is True:
+                f1, f2 = pair.values
                 return NumericOutcome("counterexample", {"pairs": pairs}, {
                     "type": f"not {claim.direction}", "point": _point_repr(syms, p1),
                     f"{x} (first)": fmt(p1[x]), f"{x} (second)": fmt(p2[x]),
@@ -345,6 +453,59 @@ def check_monotonic(claim: Monotonic, settings, rng):
             return NumericOutcome("counterexample", {"pairs": pairs}, _undefined_cx(syms, p1, exc))
     ev_ = {"pairs": pairs, "digits": settings.precision, "tight_pairs": tight}
     return NumericOutcome("inconclusive" if tight == pairs else "consistent", ev_)
+
+
+def _breakpoints(expr, x):
+    """Where a non-smooth expression may jump, as expressions in the other symbols:
+    the solutions in x of Piecewise conditions and of sign/Abs/Heaviside arguments."""
+    out = []
+    for pw in expr.atoms(sp.Piecewise):
+        for _, cond in pw.args:
+            for rel in (cond.atoms(sp.core.relational.Relational) if cond not in (sp.true, sp.false) else ()):
+                out += _solve_for(rel.lhs - rel.rhs, x)
+    for f in expr.atoms(sp.sign, sp.Heaviside, sp.Abs):
+        out += _solve_for(f.args[0], x)
+    return out
+
+
+def _solve_for(e, x):
+    if not e.has(x):
+        return []
+    try:
+        return [r for r in sp.solve(e, x) if r.is_real is not False]
+    except Exception:  # noqa: BLE001 - no closed form: no breakpoint probing for it
+        return []
+
+
+def _breakpoint_at(bexpr, syms, pt, dps):
+    try:
+        with mpmath.workdps(dps):
+            v = compile_expr(bexpr, syms)(*[pt[s_] for s_ in syms])
+        return _real(v, "breakpoint")
+    except Exception:  # noqa: BLE001
+        return None
+
+
+class _PairDiff(_Diff):
+    """f(first) - f(second) for a monotonicity pair."""
+
+    def __init__(self, ev, p1, p2):
+        self.ev, self.p1, self.p2 = ev, p1, p2
+        self.precision, self.high = ev.precision, ev.high
+        self.values = None
+
+    def __call__(self, dps):
+        f1, f2 = self.ev.at("f", self.p1, dps), self.ev.at("f", self.p2, dps)
+        if self.values is None:
+            self.values = (f1, f2)
+        with mpmath.workdps(dps):
+            return f1 - f2, max(mpmath.mpf(1), abs(f1), abs(f2))
+
+
+def _exact(v):
+    """The exact binary rational of an mpf (mpf(v) would re-round to 15 digits)."""
+    man, exp_ = (v if isinstance(v, mpmath.mpf) else mpmath.mpf(v)).man_exp
+    return sp.Integer(man) * sp.Integer(2) ** exp_
 
 
 def _in_interval(v, st: sp.Interval) -> bool:
@@ -389,7 +550,9 @@ def check_limit(claim: Limit, settings, rng):
     if point.is_infinite:  # there is only one way to approach +-oo
         directions = ["-" if point is sp.oo else "+"]
     n = min(settings.samples, 8 if has_sum else 30)
-    pts = _sample(claim.domain, settings, rng, n) if syms else [{}]
+    # a limit is pointwise in the parameters: a parameter pressed to 1e-20 (x**a with
+    # a = 1e-20) converges far beyond any ladder, so parameters stay in the interior
+    pts = _sample(claim.domain, settings, rng, n, edges=False) if syms else [{}]
     infinite_value = sp.sympify(claim.value).is_infinite
     # approaching 0 or oo by 10^k while parameters sit 1e-20 from their own ends can
     # cancel ~2k + 20 digits; the working precision grows with the ladder for that
@@ -537,6 +700,11 @@ def _roots_in(ev, poly, p, x, iv, settings):
         coeffs = [ev.at(f"c{i}", p, dps) for i in range(len(poly.all_coeffs()))]
         while coeffs and coeffs[0] == 0:
             coeffs.pop(0)
+        if not coeffs:
+            # the equation vanishes identically here: every point of the interval is a root
+            lo = mpmath.mpf(sp.Float(iv.start, 60)) if iv.start.is_finite else mpmath.mpf(-1)
+            hi = mpmath.mpf(sp.Float(iv.end, 60)) if iv.end.is_finite else lo + 2
+            return [lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3]
         if len(coeffs) <= 1:
             return []
         with mpmath.workdps(dps):
@@ -714,6 +882,15 @@ def _feasibility(feasible: Domain, pt, wrt, precision) -> str:
     edge = False
     for v in wrt:
         st = feasible.sets[v]
+        if not isinstance(st, sp.Interval):
+            members = list(st) if isinstance(st, sp.FiniteSet) or st.size.is_finite else None
+            if members is not None:
+                gaps = [abs(pt[v] - mpmath.mpf(sp.Float(m, 60))) for m in members]
+                if min(gaps) > tol * max(1, abs(pt[v])):
+                    return "no"
+            elif not mpmath.isint(mpmath.nint(pt[v])) or abs(pt[v] - mpmath.nint(pt[v])) > tol:
+                return "no"
+            continue
         if isinstance(st, sp.Interval) and not _in_interval(pt[v], st):
             lo = mpmath.mpf(sp.Float(st.start, 60)) if st.start.is_finite else -mpmath.inf
             hi = mpmath.mpf(sp.Float(st.end, 60)) if st.end.is_finite else mpmath.inf

@@ -117,6 +117,19 @@ class Facts:
 NO_FACTS = Facts()
 
 
+def _factors_positive(e, facts: Facts) -> bool:
+    """Every multiplicative factor, down through powers' bases, is provably positive.
+    (u*v > 0 for negative u, v, but expand_log would still split it into log u + log v.)"""
+    for f in sp.Mul.make_args(e):
+        base = f.base if isinstance(f, sp.Pow) else f
+        if isinstance(base, sp.Mul):
+            if not _factors_positive(base, facts):
+                return False
+        elif not (base.is_number and base.is_positive or facts.is_positive(base)):
+            return False
+    return True
+
+
 def split_logs(expr, facts: Facts):
     """Expand log(a*b/c) into log a + log b - log c wherever every factor is provably
     positive: the identity holds then, so this is a sound rewrite (unlike force=True)."""
@@ -124,9 +137,7 @@ def split_logs(expr, facts: Facts):
     for lg in expr.atoms(sp.log):
         arg = sp.together(lg.args[0])
         num, den = sp.fraction(arg)
-        factors = list(sp.Mul.make_args(num)) + list(sp.Mul.make_args(den))
-        bases = [f.base if isinstance(f, sp.Pow) else f for f in factors]
-        if all(b.is_number and b.is_positive or facts.is_positive(b) for b in bases):
+        if _factors_positive(num, facts) and _factors_positive(den, facts):
             # deep=False: only this log is split; logs nested inside its factors were
             # not checked and must not be rewritten by force
             reps[lg] = sp.expand_log(sp.log(arg), deep=False, force=True)
@@ -281,8 +292,21 @@ def prove_chain(claim: Chain):
             m = sp.cancel(c / p) if m is None else sp.sympify(m).xreplace(rep)
             how, res = zero_by(c - m * p, facts)
             ok = PROVED if how else None
+            # residual = m * previous shows "previous = 0 => this = 0" only where m is
+            # finite: a denominator vanishing on the previous equation's solutions
+            # (m = (x**2 + 1)/(x - 1) for x = 1) would make any step "follow"
+            den = sp.denom(sp.together(m))
+            if ok and den.free_symbols and not (prove_sign(den, "positive", facts)
+                                                or prove_sign(den, "negative", facts)):
+                ok = None
+                how = None
+                note_den = f"the multiplier's denominator {_short(den)} is not shown non-zero"
+            else:
+                note_den = None
             note = {"step": i + 1, "strategy": how, "multiplier": _short(m),
                     "residual": "0" if how else _short(res)}
+            if note_den:
+                note["multiplier_poles"] = note_den
             if ok and cur.relation == "equivalent":
                 nz = prove_sign(m, "nonzero", facts) or prove_sign(m, "positive", facts) or prove_sign(m, "negative", facts)
                 note["multiplier_nonzero"] = bool(nz)
@@ -320,6 +344,10 @@ def prove_inequality(claim: Inequality):
 def prove_monotonic(claim: Monotonic):
     rep, facts = _assume(claim)
     x = rep[claim.var]
+    if _nonsmooth(claim.expr):
+        # a derivative ignores jumps: Piecewise((x, x < 1), (x - 1/100, True)) has f' = 1
+        return ProofOutcome(None, "sympy sign of the derivative",
+                            {"derivative": "not used: the expression is not smooth (Piecewise, sign, ...)"})
     der = sp.diff(claim.expr.xreplace(rep), x)
     want = ("positive" if claim.strict else "nonnegative") if claim.direction == "increasing" else (
         "negative" if claim.strict else "nonpositive")
@@ -394,7 +422,9 @@ def _prove_unique(res, x, v, iv, facts):
         return False
     deg = poly.degree()
     if deg == 1:
-        return "linear numerator: one root"
+        a = poly.all_coeffs()[0]
+        nz = prove_sign(a, "nonzero", facts) or prove_sign(a, "positive", facts) or prove_sign(a, "negative", facts)
+        return "linear numerator with a non-zero slope: one root" if nz else False
     if deg != 2:
         return False
     a, b, _ = poly.all_coeffs()
@@ -439,6 +469,13 @@ def prove_maximiser(claim: Maximiser):
     # the point must also be feasible before any optimality argument means anything
     for k in claim.wrt:
         iv, val = feas.sets[k], at[rep[k]]
+        if not isinstance(iv, sp.Interval):
+            # a finite set: the point must be one of its members, exactly
+            members = list(iv) if isinstance(iv, sp.FiniteSet) else None
+            if members is None or not any(zero_by(val - sp.sympify(m), facts)[0] for m in members):
+                ev["feasible"] = f"not established for {k}"
+                return ProofOutcome(None, "sympy", ev)
+            continue
         if isinstance(iv, sp.Interval):
             ends = [(val - iv.start, iv.left_open), (iv.end - val, iv.right_open)]
             for d, open_ in ends:
@@ -455,6 +492,13 @@ def prove_maximiser(claim: Maximiser):
             ev["feasible"] = f"not established for {rel}"
             return ProofOutcome(None, "sympy", ev)
     ev["feasible"] = "proved"
+    # concavity gives a global maximum only on a convex feasible set: intervals cut by
+    # linear relations (a polytope); a discrete or non-convex set is left to the numbers
+    convex = all(isinstance(feas.sets[k], sp.Interval) for k in claim.wrt) and all(
+        _is_linear(rel.lhs - rel.rhs, claim.wrt) for rel in feas.where)
+    if not convex or _nonsmooth(obj):
+        ev["second_order"] = "not attempted (feasible set not convex, or objective not smooth)"
+        return ProofOutcome(None, "sympy", ev)
     hess = sp.hessian(obj, wrt)
     minors = [hess[:k, :k].det() for k in range(1, len(wrt) + 1)]
     # negative definite iff the k-th leading minor has sign (-1)^k
@@ -469,6 +513,21 @@ def prove_maximiser(claim: Maximiser):
             return ProofOutcome(CERTIFIED, "sympy (first and second order conditions)", ev)
     ev["second_order"] = "not established"
     return ProofOutcome(None, "sympy", ev)
+
+
+_NONSMOOTH = (sp.Piecewise, sp.sign, sp.Heaviside, sp.Abs, sp.Min, sp.Max, sp.floor, sp.ceiling,
+              sp.frac)
+
+
+def _nonsmooth(e) -> bool:
+    return sp.sympify(e).has(*_NONSMOOTH)
+
+
+def _is_linear(e, syms) -> bool:
+    try:
+        return sp.Poly(sp.expand(e), *syms).total_degree() <= 1
+    except sp.PolynomialError:
+        return False
 
 
 _PROVERS = {"identity": prove_identity, "chain": prove_chain, "inequality": prove_inequality,
