@@ -79,3 +79,10 @@ def test_strict_violation_by_exact_equality_is_still_refuted():
     # x**2 > 0 fails exactly at the closed end x = 0: an exact zero, not rounding
     res = run(Inequality(**meta("exact-zero"), lhs=x**2, op=">", rhs=0, domain={x: Interval(0, 1)}))
     assert res.status == "refuted"
+
+
+def test_maximiser_with_no_comparable_rival_is_not_checked():
+    # the objective is undefined at every rival (log of a negative): nothing was compared
+    res = run(Maximiser(**meta("no-rivals"), objective=sp.log(-x), wrt=x, at={x: Rational(1, 2)},
+                        over={x: Interval.open(0, 1)}, scope="global"))
+    assert res.status not in ("proved", "certified", "checked"), (res.status, res.evidence)

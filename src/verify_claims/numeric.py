@@ -870,7 +870,7 @@ def check_maximiser(claim: Maximiser, settings, rng):
                 continue  # the objective may be undefined at a rival; that rival cannot win
     evidence = {"parameter_points": len(pts), "comparisons": compared, "digits": settings.precision,
                 "scope": claim.scope, "unresolved_points": unresolved}
-    if unresolved == len(pts):
+    if unresolved == len(pts) or compared == 0:  # nothing was actually compared
         return NumericOutcome("inconclusive", evidence)
     return NumericOutcome("consistent", evidence)
 
