@@ -86,3 +86,15 @@ def test_maximiser_with_no_comparable_rival_is_not_checked():
     res = run(Maximiser(**meta("no-rivals"), objective=sp.log(-x), wrt=x, at={x: Rational(1, 2)},
                         over={x: Interval.open(0, 1)}, scope="global"))
     assert res.status not in ("proved", "certified", "checked"), (res.status, res.evidence)
+
+
+def test_sign_parity_certifies_products_of_negatives_only_when_even():
+    p, q = sp.symbols("p q")
+    dom = {p: Interval.open(0, 1), q: Interval.open(0, 1)}
+    slack = (p + q < 1,)
+    # -(p + q - 1) > 0 and 1/(p + q - 1)**2 > 0 on the simplex: even number of negative factors
+    good = run(Inequality(**meta("parity-even"), lhs=-2 * p / (p + q - 1), op=">", rhs=0, domain=dom, where=slack))
+    assert good.status == "certified"
+    # one negative factor: the product is negative, so "> 0" is false and must be refuted
+    bad = run(Inequality(**meta("parity-odd"), lhs=2 * p / (p + q - 1), op=">", rhs=0, domain=dom, where=slack))
+    assert bad.status == "refuted"

@@ -92,13 +92,36 @@ class Facts:
                     return self.is_positive(grouped, depth + 2)
             return False
         if isinstance(e, sp.Mul):
-            return all(self.is_positive(f, depth + 1) for f in e.args)
+            # sign parity: factor() writes the slack 1 - p1 - p2 as -(p1 + p2 - 1)
+            sign = 1
+            for f in e.args:
+                fs = self._factor_sign(f, depth + 1)
+                if fs == 0:
+                    return False
+                sign *= fs
+            return sign > 0
         if isinstance(e, sp.Pow):
             if self.is_positive(e.base, depth + 1) and e.exp.is_real:
+                return True
+            if e.exp.is_integer and e.exp.is_even and self._factor_sign(e.base, depth + 1) != 0:
                 return True
         if isinstance(e, sp.exp) and e.args[0].is_real:
             return True
         return False
+
+    def _factor_sign(self, f, depth) -> int:
+        """+1 or -1 when the sign of a product's factor is provable, else 0.  Negativity
+        is only derived for numbers, negative symbols and (powers of) sums, whose
+        negation distributes, so this never recurses into the same product."""
+        if f.is_number:
+            return 1 if f.is_positive else (-1 if f.is_negative else 0)
+        if self.is_positive(f, depth):
+            return 1
+        base, ex = (f.base, f.exp) if isinstance(f, sp.Pow) else (f, sp.S.One)
+        if ex.is_integer and (base.is_negative is True
+                              or isinstance(base, sp.Add) and self.is_positive(-base, depth)):
+            return -1 if ex.is_odd else 1
+        return 0
 
     def is_nonnegative(self, e, depth=0) -> bool:
         e = sp.sympify(e)
