@@ -41,6 +41,9 @@ def _short(e, n=160):
 
 
 # ------------------------------------------------------------------ zero and sign tests
+_SLACK_OPS = 60
+
+
 class Facts:
     """What the prover may use beyond per-symbol assumptions: the slacks of the strict
     `where` relations (p1 + p2 < 1 gives 1 - p1 - p2 > 0) and of the non-strict ones."""
@@ -71,9 +74,13 @@ class Facts:
             return True
         if depth > 6:
             return False
+        small = sp.count_ops(e) <= _SLACK_OPS
         for k in self.positive:
-            ratio = sp.cancel(e / k)
-            if ratio.is_positive is True:
+            # a slack can only explain a small expression that contains its symbols;
+            # cancel() against a large one would eat the whole time slice
+            if not small:
+                break
+            if k.free_symbols <= e.free_symbols and sp.cancel(e / k).is_positive is True:
                 return True
             # e = slack + (something non-negative), e.g. 1 - p2 = (1 - p1 - p2) + p1
             if isinstance(e, sp.Add) and depth < 3:
@@ -128,6 +135,8 @@ class Facts:
         if e.is_nonnegative is True or self.is_positive(e, depth):
             return True
         for k in self.nonnegative:
+            if sp.count_ops(e) > _SLACK_OPS or not k.free_symbols <= e.free_symbols:
+                continue
             if sp.cancel(e / k).is_nonnegative is True:
                 return True
         if isinstance(e, sp.Add):
@@ -250,7 +259,7 @@ def prove_sign(expr, want: str, facts: Facts = NO_FACTS):
     """True if expr's sign follows from the assumptions (and the `where` slacks)."""
     assert want in _WANT
     expr = sp.sympify(expr)
-    forms = [lambda e: e, sp.factor, lambda e: sp.factor(sp.together(e)), sp.cancel]
+    forms = [lambda e: e, sp.together, sp.factor, lambda e: sp.factor(sp.together(e)), sp.cancel]
     if sp.count_ops(expr) < 80:  # simplify is the slow last resort: only on small expressions
         forms.append(sp.simplify)
 
