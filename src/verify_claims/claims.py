@@ -389,6 +389,15 @@ class Stationary(Claim):
     def free_symbols(self):
         return super().free_symbols() - self.bound_symbols()
 
+    def residuals(self) -> list:
+        """What must vanish at ``at`` (before substituting it): the partial derivatives,
+        with ``frozen`` applied after differentiating; on the simplex, their differences
+        from the first (equal partials = the Lagrange condition)."""
+        grads = [sp.diff(self.objective, v) for v in self.wrt]
+        if self.frozen:
+            grads = [g.subs(self.frozen, simultaneous=True) for g in grads]
+        return [g - grads[0] for g in grads[1:]] if self.simplex else grads
+
     def validate(self):
         for v in self.wrt:
             if not isinstance(v, sp.Symbol):

@@ -112,7 +112,7 @@ class Domain:
         relations reject every candidate: the domain is then (numerically) empty.
         """
         syms = self.symbols()
-        checks = [sp.lambdify(syms, rel.lhs - rel.rhs, modules="mpmath") for rel in self.where]
+        checks = self._where_fns()
         kinds = [type(rel) for rel in self.where]
         points, tries = [], 0
         with mpmath.workdps(dps):
@@ -133,26 +133,22 @@ class Domain:
     def contains(self, pt, dps: int) -> bool:
         """Does the point satisfy every `where` relation?  (Per-symbol sets are the
         sampler's business; this guards points built by moving one coordinate.)"""
+        return all(_holds(type(rel), v) for rel, v in zip(self.where, self.where_values(pt, dps)))
+
+    def where_values(self, pt, dps: int) -> list:
+        """lhs - rhs of every `where` relation at the point."""
         syms = self.symbols()
         with mpmath.workdps(dps + 10):
-            for rel in self.where:
-                f = sp.lambdify(syms, rel.lhs - rel.rhs, modules="mpmath")
-                if not _holds(type(rel), f(*[pt[s] for s in syms])):
-                    return False
-        return True
+            return [f(*[pt[s] for s in syms]) for f in self._where_fns()]
 
-    def corners(self):
-        """Closed finite ends of every interval, used to probe boundaries exactly."""
-        out = {}
-        for s, st in self.sets.items():
-            if isinstance(st, sp.Interval):
-                ends = []
-                if st.start.is_finite and not st.left_open:
-                    ends.append(st.start)
-                if st.end.is_finite and not st.right_open:
-                    ends.append(st.end)
-                out[s] = ends
-        return out
+    def _where_fns(self):
+        # compiled once per domain: contains() runs per monotonicity pair and per rival
+        fns = self.__dict__.get("_compiled_where")
+        if fns is None:
+            syms = self.symbols()
+            fns = [sp.lambdify(syms, rel.lhs - rel.rhs, modules="mpmath") for rel in self.where]
+            object.__setattr__(self, "_compiled_where", fns)
+        return fns
 
 
 def _holds(kind, value) -> bool:

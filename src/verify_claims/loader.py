@@ -11,7 +11,6 @@ cause; everything else is still loaded.
 from __future__ import annotations
 
 import importlib.util
-import signal
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from pathlib import Path
 
 from .claims import Claim
 from .domain import DeclarationError
+from .timebox import TimeUp, time_limit
 
 __all__ = ["Problem", "Loaded", "load_derivations"]
 
@@ -42,32 +42,11 @@ class Loaded:
     problems: list = field(default_factory=list)
 
 
-class _ImportTimeout(Exception):
-    pass
-
-
-def _import_file(path: Path, timeout: float):
+def _import_file(path: Path):
     name = f"_verify_claims_derivation_{path.stem}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
-
-    def handler(signum, frame):
-        raise _ImportTimeout()
-
-    use_alarm = hasattr(signal, "setitimer") and timeout > 0
-    if use_alarm:
-        try:
-            old = signal.signal(signal.SIGALRM, handler)
-        except ValueError:  # not in the main thread
-            use_alarm = False
-    if use_alarm:
-        signal.setitimer(signal.ITIMER_REAL, timeout)
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, old)
+    spec.loader.exec_module(module)
     return module
 
 
@@ -97,9 +76,13 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
         seen: dict[str, str] = {}
         for path in files:
             rel = path.name
+            box = None
             try:
-                module = _import_file(path, import_timeout)
-            except _ImportTimeout:
+                with time_limit(import_timeout) as box:
+                    module = _import_file(path)
+            except TimeUp as exc:
+                if exc.box is not box:
+                    raise
                 out.problems.append(Problem(rel, None, f"import did not finish within {import_timeout:g} s"))
                 continue
             except BaseException as exc:  # noqa: BLE001 - any failure is the module's problem

@@ -20,7 +20,7 @@ import mpmath
 import sympy as sp
 
 from .claims import Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Root, Stationary
-from .domain import Domain
+from .domain import Domain, _holds
 
 __all__ = ["NumericOutcome", "spot_check", "Undefined"]
 
@@ -213,7 +213,7 @@ def check_chain(claim: Chain, settings, rng):
     for i in range(1, len(claim.steps)):
         prev, cur = claim.steps[i - 1], claim.steps[i]
         if cur.relation == "equals":
-            exprs = {"previous": _side(prev.expr), "step": _side(cur.expr)}
+            exprs = {"previous": prev.expr, "step": cur.expr}
             if isinstance(cur.expr, sp.Equality):  # equation = equation: both sides equal
                 exprs = {"previous": prev.expr.lhs - prev.expr.rhs, "step": cur.expr.lhs - cur.expr.rhs}
             out = _check_equal(_Evaluator(syms, exprs, settings.precision), "step", "previous", pts)
@@ -281,10 +281,6 @@ def _check_on_solutions(ev, domain: Domain, given: str, then: str, pts, rng, tri
     return None
 
 
-def _side(e):
-    return e
-
-
 def _residual(e):
     return e.lhs - e.rhs if isinstance(e, sp.Equality) else e
 
@@ -350,15 +346,16 @@ def _decide_order(op, diff_at, exact_zero):
 
 
 class _Diff:
-    """lhs - rhs of two evaluator entries at a point, at any precision."""
+    """ev[a] at point pa minus ev[b] at point pb, at any precision: lhs - rhs of an
+    inequality (same point) or f(first) - f(second) of a monotonicity pair."""
 
-    def __init__(self, ev, pt, lhs, rhs):
-        self.ev, self.pt, self.lhs, self.rhs = ev, pt, lhs, rhs
+    def __init__(self, ev, a, pa, b, pb):
+        self.ev, self.a, self.pa, self.b, self.pb = ev, a, pa, b, pb
         self.precision, self.high = ev.precision, ev.high
-        self.values = None
+        self.values = None  # (first, second) at the working precision
 
     def __call__(self, dps):
-        va, vb = self.ev.at(self.lhs, self.pt, dps), self.ev.at(self.rhs, self.pt, dps)
+        va, vb = self.ev.at(self.a, self.pa, dps), self.ev.at(self.b, self.pb, dps)
         if self.values is None:
             self.values = (va, vb)
         with mpmath.workdps(dps):
@@ -376,7 +373,7 @@ def _check_order(ev, op, pts, syms, lhs="lhs", rhs="rhs"):
     tight, min_margin = 0, None
     for pt in pts:
         try:
-            diff = _Diff(ev, pt, lhs, rhs)
+            diff = _Diff(ev, lhs, pt, rhs, pt)
             verdict = _decide_order(op, diff, lambda: _exactly_zero(
                 ev.exprs[lhs] - ev.exprs[rhs], syms, pt))
             va, vb = diff.values
@@ -437,7 +434,7 @@ def check_monotonic(claim: Monotonic, settings, rng):
             continue  # the second value of x left the domain through a `where` relation
         pairs += 1
         try:
-            pair = _PairDiff(ev, p1, p2)
+            pair = _Diff(ev, "f", p1, "f", p2)
             res = _decide_order(op, pair, lambda: _exactly_zero(
                 claim.expr.xreplace({x: _exact(p1[x])}) - claim.expr.xreplace({x: _exact(p2[x])}),
                 [s_ for s_ in syms if s_ != x], pt))
@@ -486,22 +483,6 @@ def _breakpoint_at(bexpr, syms, pt, dps):
         return None
 
 
-class _PairDiff(_Diff):
-    """f(first) - f(second) for a monotonicity pair."""
-
-    def __init__(self, ev, p1, p2):
-        self.ev, self.p1, self.p2 = ev, p1, p2
-        self.precision, self.high = ev.precision, ev.high
-        self.values = None
-
-    def __call__(self, dps):
-        f1, f2 = self.ev.at("f", self.p1, dps), self.ev.at("f", self.p2, dps)
-        if self.values is None:
-            self.values = (f1, f2)
-        with mpmath.workdps(dps):
-            return f1 - f2, max(mpmath.mpf(1), abs(f1), abs(f2))
-
-
 def _exact(v):
     """The exact binary rational of an mpf (mpf(v) would re-round to 15 digits)."""
     man, exp_ = (v if isinstance(v, mpmath.mpf) else mpmath.mpf(v)).man_exp
@@ -541,9 +522,8 @@ def check_limit(claim: Limit, settings, rng):
     point = sp.sympify(claim.point)
     integer_var = bool(x.is_integer)
     if point.is_infinite:
-        ladder = [1, 2, 3] if has_sum else [2, 4, 8, 16, 24]
-        if has_sum:  # direct summation costs O(x): use a denser, shorter ladder
-            ladder = [mpmath.log10(v) for v in (16, 64, 256, 1024)]
+        # direct summation of a Sum costs O(x): a denser, shorter ladder for it
+        ladder = [mpmath.log10(v) for v in (16, 64, 256, 1024)] if has_sum else [2, 4, 8, 16, 24]
     else:
         ladder = [2, 4, 8, 16, 24]
     directions = ["+", "-"] if claim.direction == "+-" else [claim.direction]
@@ -766,18 +746,9 @@ def _bisect(ev, p, x, lo, hi, flo, dps):
         return (lo + hi) / 2
 
 
-def _gradient(objective, wrt, frozen, simplex):
-    grads = [sp.diff(objective, v) for v in wrt]
-    if frozen:
-        grads = [g.subs(frozen, simultaneous=True) for g in grads]
-    if simplex:
-        return [g - grads[0] for g in grads[1:]]
-    return grads
-
-
 def check_stationary(claim: Stationary, settings, rng):
     syms = claim.domain.symbols()
-    residuals = _gradient(claim.objective, claim.wrt, claim.frozen, claim.simplex)
+    residuals = claim.residuals()
     exprs = {f"residual[{i}]": r.subs(claim.at, simultaneous=True) for i, r in enumerate(residuals)}
     ev = _Evaluator(syms, exprs, settings.precision)
     pts = _sample(claim.domain, settings, rng)
@@ -877,7 +848,6 @@ def check_maximiser(claim: Maximiser, settings, rng):
 
 def _feasibility(feasible: Domain, pt, wrt, precision) -> str:
     """'yes', 'no', or 'edge' when only rounding separates the point from the closure."""
-    from .domain import _holds
     tol = mpmath.mpf(10) ** (-(2 * precision) // 3)
     edge = False
     for v in wrt:
@@ -898,10 +868,7 @@ def _feasibility(feasible: Domain, pt, wrt, precision) -> str:
                 edge = True
             else:
                 return "no"
-    for rel in feasible.where:
-        f = compile_expr(rel.lhs - rel.rhs, tuple(wrt))
-        with mpmath.workdps(precision + 10):
-            val = f(*[pt[v] for v in wrt])
+    for rel, val in zip(feasible.where, feasible.where_values(pt, precision)):
         if not _holds(type(rel), val):
             if isinstance(val, mpmath.mpf) and abs(val) <= tol:
                 edge = True

@@ -47,6 +47,19 @@ class Result:
     as_expected: bool = False
     established: bool | None = None  # status established and so is everything it uses
 
+    @classmethod
+    def for_claim(cls, claim, status: str, **fields) -> "Result":
+        """A result carrying the claim's own fields; as_expected follows from status."""
+        try:
+            statement = claim.statement_latex()
+        except Exception:  # noqa: BLE001 - rendering must never decide a verdict
+            statement = ""
+        return cls(id=claim.id, title=claim.title, ref=str(claim.ref), kind=claim.kind,
+                   source=claim.source, expected="holds" if claim.expect.holds else "refuted",
+                   expected_reason=claim.expect.reason, paper_error=claim.expect.paper_error,
+                   uses=list(claim.uses), statement=statement, status=status,
+                   as_expected=cls.judge(status, claim.expect.holds), **fields)
+
     def to_json(self) -> dict:
         return asdict(self)
 

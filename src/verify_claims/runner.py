@@ -36,18 +36,7 @@ def _worker(claims, settings, conn):
 
 
 def _placeholder(claim, status, message, seconds) -> Result:
-    return Result(id=claim.id, title=claim.title, ref=str(claim.ref), kind=claim.kind,
-                  source=claim.source, expected="holds" if claim.expect.holds else "refuted",
-                  expected_reason=claim.expect.reason, paper_error=claim.expect.paper_error,
-                  status=status, message=message, uses=list(claim.uses), seconds=round(seconds, 4),
-                  as_expected=Result.judge(status, claim.expect.holds), statement=_latex(claim))
-
-
-def _latex(claim):
-    try:
-        return claim.statement_latex()
-    except Exception:
-        return ""
+    return Result.for_claim(claim, status, message=message, seconds=round(seconds, 4))
 
 
 class _Slot:

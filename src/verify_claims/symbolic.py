@@ -18,7 +18,6 @@ import sympy as sp
 
 from .claims import Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Root, Stationary
 from .domain import Domain
-from .numeric import _gradient
 from .timebox import TimeUp, time_limit
 
 __all__ = ["ProofOutcome", "prove", "zero_by", "prove_sign"]
@@ -340,7 +339,7 @@ def prove_chain(claim: Chain):
             if note_den:
                 note["multiplier_poles"] = note_den
             if ok and cur.relation == "equivalent":
-                nz = prove_sign(m, "nonzero", facts) or prove_sign(m, "positive", facts) or prove_sign(m, "negative", facts)
+                nz = prove_sign(m, "nonzero", facts)
                 note["multiplier_nonzero"] = bool(nz)
                 # the multiplier's sign is an inequality over the domain: certified level
                 ok = CERTIFIED if nz and m.free_symbols else (PROVED if nz else None)
@@ -455,12 +454,12 @@ def _prove_unique(res, x, v, iv, facts):
     deg = poly.degree()
     if deg == 1:
         a = poly.all_coeffs()[0]
-        nz = prove_sign(a, "nonzero", facts) or prove_sign(a, "positive", facts) or prove_sign(a, "negative", facts)
+        nz = prove_sign(a, "nonzero", facts)
         return "linear numerator with a non-zero slope: one root" if nz else False
     if deg != 2:
         return False
     a, b, _ = poly.all_coeffs()
-    if not (prove_sign(a, "nonzero", facts) or prove_sign(a, "positive", facts) or prove_sign(a, "negative", facts)):
+    if not prove_sign(a, "nonzero", facts):
         return False
     other = -b / a - v  # Vieta: the sum of the two roots is -b/a
     if zero_by(other - v, facts)[0]:
@@ -474,7 +473,7 @@ def _prove_unique(res, x, v, iv, facts):
 
 def prove_stationary(claim: Stationary):
     rep, facts = _assume(claim)
-    residuals = _gradient(claim.objective, claim.wrt, claim.frozen, claim.simplex)
+    residuals = claim.residuals()
     out = []
     for r in residuals:
         how, res = zero_by(r.subs(claim.at, simultaneous=True).xreplace(rep), facts)

@@ -34,10 +34,6 @@ def verify(claim, settings: Settings | None = None) -> Result:
     """Establish `claim` as strongly as possible; see the module docstring."""
     settings = settings or Settings()
     t0 = time.perf_counter()
-    base = dict(id=claim.id, title=claim.title, ref=str(claim.ref), kind=claim.kind,
-                source=claim.source, expected="holds" if claim.expect.holds else "refuted",
-                expected_reason=claim.expect.reason, paper_error=claim.expect.paper_error,
-                uses=list(claim.uses), statement=_statement(claim))
     try:
         # numbers first: when they refute, the symbolic attempt only serves the conflict
         # check (a proof of a refuted claim is an engine bug), so it gets a short budget
@@ -50,20 +46,15 @@ def verify(claim, settings: Settings | None = None) -> Result:
         t2 = time.perf_counter()
         status, method, message = _combine(proof, numeric)
     except Exception as exc:  # a claim that raises is an error of that claim, not of the run
-        res = Result(**base, status="error", message=f"{type(exc).__name__}: {exc}")
-        res.seconds = round(time.perf_counter() - t0, 4)
-        res.as_expected = False
-        return res
+        return Result.for_claim(claim, "error", message=f"{type(exc).__name__}: {exc}",
+                                seconds=round(time.perf_counter() - t0, 4))
     evidence = {"symbolic": {"status": proof.status or "not established", "method": proof.method,
                              "seconds": round(t2 - t1, 4), **proof.evidence},
                 "numeric": {"verdict": numeric.verdict, "seconds": round(t1 - t0, 4), **numeric.evidence}}
-    res = Result(**base, status=status, method=method, evidence=evidence,
-                 counterexample=numeric.counterexample if status == "refuted" or (
-                     status == "error" and numeric.counterexample) else None,
-                 message=message, steps=_steps(claim, proof, numeric))
-    res.seconds = round(time.perf_counter() - t0, 4)
-    res.as_expected = Result.judge(status, claim.expect.holds)
-    return res
+    return Result.for_claim(claim, status, method=method, evidence=evidence,
+                            counterexample=numeric.counterexample if status in ("refuted", "error") else None,
+                            message=message, steps=_steps(claim, proof, numeric),
+                            seconds=round(time.perf_counter() - t0, 4))
 
 
 def _attempt_proof(claim, budget: float) -> ProofOutcome:
@@ -107,13 +98,6 @@ def _combine(proof: ProofOutcome, numeric: NumericOutcome):
             numeric.evidence.get("inconclusive_at", {}).get("explanation", "tight at every point"))
     why = numeric.evidence.get("inconclusive_at", {}).get("explanation", "")
     return "undecided", "", "neither proved nor decided numerically" + (f": {why}" if why else "")
-
-
-def _statement(claim) -> str:
-    try:
-        return claim.statement_latex()
-    except Exception:  # rendering must never decide a verdict
-        return ""
 
 
 def _steps(claim, proof: ProofOutcome, numeric: NumericOutcome):
