@@ -661,3 +661,22 @@ def test_monotonic_second_point_respects_where_relations():
     res = run(Monotonic(**meta("mono-coupled"), expr=-sp.sqrt(1 - x - y), var=x, direction="increasing",
                         domain={x: sp.Interval.open(0, 1), y: sp.Interval.open(0, 1)}, where=(x + y < 1,)))
     assert res.status in ("certified", "checked"), (res.status, res.counterexample)
+
+
+def test_infinite_series_is_evaluated_not_called_undefined():
+    """A convergent series is summed numerically (mpmath.nsum); a wrong value is refuted."""
+    import sympy as sp
+    from verify_claims import Identity, Ref
+    from verify_claims.verify import verify
+    from verify_claims.result import Settings
+
+    k, t = sp.Symbol("k", integer=True, positive=True), sp.Symbol("t")
+    series = sp.Sum(t ** k / sp.factorial(k), (k, 0, sp.oo))
+    good = Identity(id="exp-series", title="exp series", ref=Ref("1"), lhs=series, rhs=sp.exp(t),
+                    domain={t: sp.Interval(-2, 2)})
+    bad = Identity(id="exp-series-wrong", title="exp series, wrong", ref=Ref("1"), lhs=series,
+                   rhs=sp.exp(t) + t ** 2 / 1000, domain={t: sp.Interval(-2, 2)})
+    s = Settings(samples=20)
+    assert verify(good, s).status in ("proved", "checked")
+    r = verify(bad, s)
+    assert r.status == "refuted" and r.counterexample["type"] == "values differ"

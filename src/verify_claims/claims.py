@@ -19,7 +19,8 @@ from .domain import DeclarationError, Domain, as_domain
 
 __all__ = [
     "Ref", "Expect", "HOLDS", "refuted", "not_in_general", "Claim", "Identity", "Step", "Chain", "Inequality",
-    "Limit", "Monotonic", "Root", "Stationary", "Maximiser", "DeclarationError", "KINDS",
+    "Limit", "Monotonic", "Root", "Stationary", "Maximiser", "Summary", "Uncheckable", "DeclarationError",
+    "KINDS",
 ]
 
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -467,4 +468,65 @@ class Maximiser(Claim):
         return rf"{pt}\ \text{{{self.scope}ly maximises }} {sp.latex(self.objective)}"
 
 
-KINDS = {c.kind: c for c in (Identity, Chain, Inequality, Limit, Monotonic, Root, Stationary, Maximiser)}
+@dataclass(kw_only=True)
+class Summary(Claim):
+    """A prose statement (the abstract, Section 1.2) that holds exactly when the claims
+    it ``uses`` do: its verdict is the weakest verdict among them, so a summary is
+    "proved" only when every supporting claim is.  It has no expressions of its own."""
+
+    kind = "summary"
+
+    def expressions(self):
+        return []
+
+    def statement_latex(self):
+        return ""
+
+    def validate(self):
+        super().validate()
+        if not self.uses:
+            raise DeclarationError(f"summary {self.id!r}: name the claims that support it in `uses`")
+
+
+@dataclass(kw_only=True, frozen=True)
+class Uncheckable:
+    """A statement of the paper that cannot be checked mechanically (a remark about a
+    library default, a cited result, an interpretation): listed in the inventory with the
+    reason, never given a verdict.  Modules declare these in a list ``UNCHECKABLE``."""
+
+    id: str
+    ref: Ref | str
+    statement: str
+    reason: str
+    source: str = ""
+
+    kind = "not checkable"
+
+    @classmethod
+    def from_declaration(cls, d, source: str) -> "Uncheckable":
+        if isinstance(d, Uncheckable):
+            d = {"id": d.id, "ref": d.ref, "statement": d.statement, "reason": d.reason}
+        if not isinstance(d, dict):
+            raise DeclarationError(f"UNCHECKABLE contains {type(d).__name__} {d!r:.60}; use a dict with "
+                                   "keys id, ref, statement, reason (or verify_claims.Uncheckable)")
+        missing = [k for k in ("id", "ref", "statement", "reason") if not d.get(k)]
+        extra = sorted(set(d) - {"id", "ref", "statement", "reason"})
+        if missing or extra:
+            raise DeclarationError(
+                f"UNCHECKABLE entry {d.get('id')!r}: "
+                + (f"missing {', '.join(missing)}" if missing else "")
+                + ("; " if missing and extra else "")
+                + (f"unknown key(s) {', '.join(extra)}" if extra else ""))
+        if not isinstance(d["id"], str) or not _ID_RE.match(d["id"]):
+            raise DeclarationError(f"UNCHECKABLE id {d['id']!r} is not a slug (lowercase letters, digits, "
+                                   "hyphens)")
+        return cls(id=d["id"], ref=d["ref"], statement=str(d["statement"]), reason=str(d["reason"]),
+                   source=source)
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "ref": str(self.ref), "statement": self.statement, "reason": self.reason,
+                "source": self.source}
+
+
+KINDS = {c.kind: c for c in (Identity, Chain, Inequality, Limit, Monotonic, Root, Stationary, Maximiser,
+                             Summary)}

@@ -91,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes (default: number of CPUs)")
     p.add_argument("--report-dir", metavar="DIR", default="reports",
                    help="where claims.json is written (default reports/)")
+    p.add_argument("--update-docs", action="store_true",
+                   help="after the run, regenerate the claim inventory DIR/README.md and the block "
+                        "between the 'findings' markers in DIR/../README.md from this run's results")
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems, failures and the summary")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours")
     p.add_argument("--version", action="version", version=f"verify-claims {__version__}")
@@ -105,6 +108,12 @@ def main(argv=None) -> int:
     except _UsageError as exc:
         print(f"verify-claims: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # e.g. `verify-claims --list | head`: the reader left, not our fault
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return EXIT_OK
     except KeyboardInterrupt:
         print("verify-claims: interrupted", file=sys.stderr)
         return EXIT_FAILED
@@ -136,7 +145,7 @@ def _main(argv) -> int:
                 hints.append(f"{u}" + (f" (did you mean {', '.join(close)}?)" if close else ""))
             raise _UsageError("unknown claim id(s): " + "; ".join(hints)
                               + ". Run `verify-claims --list` to see the ids.")
-        wanted = set(args.only)
+        wanted = _with_summary_support(set(args.only), claims)
         claims = [c for c in claims if c.id in wanted]
 
     if args.list:
@@ -187,11 +196,39 @@ def _main(argv) -> int:
     failed = [r for r in results if not r.as_expected]
     file_problems = [p for p in loaded.problems if not p.claim]
     code = EXIT_FAILED if failed or file_problems else EXIT_OK
+    uncheckable = loaded.uncheckable if not args.only else [u for u in loaded.uncheckable
+                                                            if u.id in set(args.only)]
     report = build_report(results, loaded.problems, settings, derivations=str(ddir), seconds=seconds,
-                          exit_code=code, jobs=jobs, started=started)
+                          exit_code=code, jobs=jobs, started=started, uncheckable=uncheckable)
     out = write_json_atomic(report, Path(args.report_dir) / "claims.json")
-    _summary(results, loaded.problems, seconds, settings, out, colour)
+    _summary(results, loaded.problems, seconds, settings, out, colour, len(uncheckable))
+    if args.update_docs:
+        _update_docs(report, ddir, complete=not args.only)
     return code
+
+
+def _with_summary_support(wanted: set, claims) -> set:
+    """--only on a summary also runs what it uses: its verdict is made of theirs."""
+    by_id = {c.id: c for c in claims}
+    todo = [i for i in wanted if by_id[i].kind == "summary"]
+    while todo:
+        for u in by_id[todo.pop()].uses:
+            if u not in wanted and u in by_id:
+                wanted.add(u)
+                if by_id[u].kind == "summary":
+                    todo.append(u)
+    return wanted
+
+
+def _update_docs(report: dict, ddir: Path, complete: bool) -> None:
+    from .inventory import update_docs
+
+    if not complete:
+        print("--update-docs ignored with --only: the inventory is written from a complete run only",
+              file=sys.stderr)
+        return
+    for path in update_docs(report, ddir):
+        print(f"updated: {path}")
 
 
 def _problem_result(p) -> Result:
@@ -206,23 +243,27 @@ def _one_line(d, limit=400):
 
 
 def _list(loaded, claims) -> int:
-    if not claims:
+    if not claims and not loaded.uncheckable:
         for p in loaded.problems:
             print(f"PROBLEM {p}", file=sys.stderr)
         print("no claims", file=sys.stderr)
         return EXIT_USAGE
-    w = max(len(c.id) for c in claims)
-    rw = max(len(str(c.ref)) for c in claims)
+    rows = list(claims) + list(loaded.uncheckable)
+    w = max(len(c.id) for c in rows)
+    rw = max(len(str(c.ref)) for c in rows)
     for c in claims:
         exp = "" if c.expect.holds else "  [expected refuted]"
-        print(f"{c.id:<{w}}  {str(c.ref):<{rw}}  {c.kind:<12} {c.source}{exp}")
-    print(f"{len(claims)} claims in {len(loaded.modules)} modules")
+        print(f"{c.id:<{w}}  {str(c.ref):<{rw}}  {c.kind:<13} {c.source}{exp}")
+    for u in loaded.uncheckable:
+        print(f"{u.id:<{w}}  {str(u.ref):<{rw}}  {u.kind:<13} {u.source}  [{u.reason}]")
+    print(f"{len(claims)} claims and {len(loaded.uncheckable)} statements listed as not checkable, in "
+          f"{len(loaded.modules)} modules")
     for p in loaded.problems:
         print(f"PROBLEM {p}", file=sys.stderr)
     return EXIT_FAILED if loaded.problems else EXIT_OK
 
 
-def _summary(results, problems, seconds, settings, out, colour):
+def _summary(results, problems, seconds, settings, out, colour, n_uncheckable=0):
     counts = {s: sum(1 for r in results if r.status == s) for s in STATUSES}
     parts = [f"{n} {s}" for s, n in counts.items() if n]
     failed = [r for r in results if not r.as_expected]
@@ -238,6 +279,7 @@ def _summary(results, problems, seconds, settings, out, colour):
     verdict = "FAILED" if failed or problems else "OK"
     line = (f"== {verdict}: {len(results)} claims: {', '.join(parts) or 'none'}"
             f"{f' ({xfail} refuted as expected)' if xfail else ''}; {len(failed)} not as expected"
+            f"{f'; {n_uncheckable} statements not checkable (listed)' if n_uncheckable else ''}"
             f"{f', {len(problems)} problems' if problems else ''} in {seconds:.1f} s "
             f"(seed {settings.seed}) ==")
     if colour:

@@ -2,7 +2,8 @@
 
 Convention (as pytest discovers tests): every ``*.py`` file in the derivations
 directory whose name does not start with ``_`` is a derivation module and must define
-a module-level list ``CLAIMS``.  ``_``-prefixed files are helpers the modules may
+a module-level list ``CLAIMS``, and may define ``UNCHECKABLE``: statements of the paper
+that cannot be checked mechanically, listed with the reason (see ``claims.Uncheckable``).  ``_``-prefixed files are helpers the modules may
 import (the directory is on ``sys.path`` while loading).  A module that fails to
 import, or a malformed claim, becomes a *problem* naming the file, the claim and the
 cause; everything else is still loaded.
@@ -16,7 +17,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .claims import Claim
+from .claims import Claim, Uncheckable
 from .domain import DeclarationError
 from .timebox import TimeUp, time_limit
 
@@ -39,6 +40,7 @@ class Loaded:
     directory: str
     modules: list = field(default_factory=list)  # (file, docstring first line, n claims)
     claims: list = field(default_factory=list)
+    uncheckable: list = field(default_factory=list)  # Uncheckable, listed but never verified
     problems: list = field(default_factory=list)
 
 
@@ -122,6 +124,7 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
                     continue
                 seen[c.id] = rel
                 out.claims.append(c)
+            _collect_uncheckable(module, rel, seen, out)
         known = {c.id for c in out.claims}
         bad_ids = set()
         for c in out.claims:
@@ -143,6 +146,26 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
     finally:
         sys.path.remove(str(d))
     return out
+
+
+def _collect_uncheckable(module, rel, seen, out) -> None:
+    entries = getattr(module, "UNCHECKABLE", [])
+    if not isinstance(entries, (list, tuple)):
+        out.problems.append(Problem(rel, None, "UNCHECKABLE must be a list of dicts (id, ref, statement, "
+                                               "reason)"))
+        return
+    for d in entries:
+        try:
+            u = Uncheckable.from_declaration(d, rel)
+        except DeclarationError as exc:
+            out.problems.append(Problem(rel, d.get("id") if isinstance(d, dict) else None, str(exc)))
+            continue
+        if u.id in seen:
+            out.problems.append(Problem(rel, None, f"duplicate claim id {u.id!r}: already declared in "
+                                                   f"{seen[u.id]}"))
+            continue
+        seen[u.id] = rel
+        out.uncheckable.append(u)
 
 
 def _find_cycle(claims):

@@ -57,11 +57,48 @@ def _mp_range(a, b=None):
 _MODULES = [{"Heaviside": _mp_heaviside, "sign": mpmath.sign, "Abs": mpmath.fabs}, "mpmath"]
 
 
+def _outer_infinite_sums(expr) -> list:
+    out = []
+
+    def walk(e):
+        if isinstance(e, sp.Sum) and any(b.is_infinite for lim in e.limits for b in lim[1:]):
+            out.append(e)
+            return  # sums inside are compiled with this one's body
+        for a in e.args:
+            walk(a)
+
+    walk(expr)
+    return list(dict.fromkeys(out))
+
+
+def _compile_with_nsum(expr, symbols, sums):
+    """Infinite series by mpmath.nsum (extrapolated: a spot-check, never a proof)."""
+    holders = [sp.Dummy(f"series{i}") for i in range(len(sums))]
+    parts = []
+    for s in sums:
+        if len(s.limits) != 1:
+            raise NotImplementedError("an infinite sum over several indices")
+        k, a, b = s.limits[0]
+        parts.append((compile_expr(s.function, (k, *symbols)), compile_expr(a, symbols),
+                      compile_expr(b, symbols)))
+    outer = compile_expr(expr.xreplace(dict(zip(sums, holders))), (*symbols, *holders))
+
+    def fn(*args):
+        vals = [mpmath.nsum(lambda kk, body=body: body(kk, *args), [lo(*args), hi(*args)])
+                for body, lo, hi in parts]
+        return outer(*args, *vals)
+
+    return fn
+
+
 def compile_expr(expr, symbols):
     """lambdify for mpmath; Sum with concrete bounds is evaluated by direct summation."""
     # cse: the paper's expressions repeat normalisers (Z) and square roots many times;
     # not with a Sum, whose bound variable cse would hoist out of the generator
     expr = sp.sympify(expr)
+    sums = _outer_infinite_sums(expr) if expr.has(sp.Sum) else []
+    if sums:
+        return _compile_with_nsum(expr, tuple(symbols), sums)
     fn = sp.lambdify(symbols, expr, modules=_MODULES, cse=not expr.has(sp.Sum))
     # lambdify drops module entries that are not sympy function names; its namespace
     # is private to this function, so installing the mpmath-safe range here is local

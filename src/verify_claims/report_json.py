@@ -47,7 +47,7 @@ def mark_established(results) -> None:
 
 
 def build_report(results, problems, settings, *, derivations: str, seconds: float, exit_code: int,
-                 jobs: int, started: str) -> dict:
+                 jobs: int, started: str, uncheckable=()) -> dict:
     counts = Counter(r.status for r in results)
     return {
         "schema": SCHEMA,
@@ -71,6 +71,7 @@ def build_report(results, problems, settings, *, derivations: str, seconds: floa
         },
         "problems": [{"file": p.file, "claim": p.claim, "cause": p.cause} for p in problems],
         "claims": [r.to_json() for r in results],
+        "uncheckable": [u.to_json() for u in uncheckable],
     }
 
 

@@ -14,7 +14,7 @@ import time
 from multiprocessing.connection import wait
 
 from .result import Result, Settings
-from .verify import verify
+from .verify import verify, verify_summary
 
 __all__ = ["run_claims"]
 
@@ -61,7 +61,42 @@ def run_claims(claims, settings: Settings, jobs: int | None = None, on_result=No
     """Verify every claim; returns results in declaration order.
 
     on_result(result, done, total) is called as each claim finishes (progress).
+    Summaries are judged last, from the results of the claims they use.
     """
+    summaries = [i for i, c in enumerate(claims) if c.kind == "summary"]
+    if not summaries:
+        return _run_verified(claims, settings, jobs, on_result)
+    others = [i for i, c in enumerate(claims) if c.kind != "summary"]
+    total = len(claims)
+    done = 0
+
+    def progress(res, _done, _total):
+        nonlocal done
+        done += 1
+        if on_result:
+            on_result(res, done, total)
+
+    results: list = [None] * total
+    for i, res in zip(others, _run_verified([claims[i] for i in others], settings, jobs, progress)):
+        results[i] = res
+    by_id = {r.id: r for r in results if r is not None}
+    # summaries may use summaries: judge in dependency order (the loader rejects cycles)
+    left = list(summaries)
+    while left:
+        ready = [i for i in left if all(u in by_id or u not in {claims[j].id for j in left}
+                                        for u in claims[i].uses)]
+        ready = ready or left[:1]
+        for i in ready:
+            t0 = time.perf_counter()
+            res = verify_summary(claims[i], by_id)
+            res.seconds = round(time.perf_counter() - t0, 4)
+            results[i] = by_id[res.id] = res
+            left.remove(i)
+            progress(res, 0, total)
+    return results
+
+
+def _run_verified(claims, settings: Settings, jobs, on_result):
     total = len(claims)
     results: list = [None] * total
     if total == 0:

@@ -19,7 +19,7 @@ from .result import Result, Settings
 from .symbolic import ProofOutcome, prove
 from .timebox import TimeUp, time_limit
 
-__all__ = ["verify", "Settings", "claim_rng"]
+__all__ = ["verify", "verify_summary", "Settings", "claim_rng"]
 
 
 CONFLICT_CHECK_SECONDS = 2.0
@@ -55,6 +55,37 @@ def verify(claim, settings: Settings | None = None) -> Result:
                             counterexample=numeric.counterexample if status in ("refuted", "error") else None,
                             message=message, steps=_steps(claim, proof, numeric),
                             seconds=round(time.perf_counter() - t0, 4))
+
+
+_STRENGTH = ("proved", "certified", "checked")
+
+
+def verify_summary(claim, results_by_id: dict) -> Result:
+    """A summary statement holds as strongly as the weakest claim it uses.
+
+    A supporting claim that is refuted refutes the summary (the counterexample names it);
+    one that errored, timed out or is undecided, or was not run, leaves it undecided.
+    """
+    support = {u: results_by_id.get(u) for u in claim.uses}
+    statuses = {u: (r.status if r is not None else "not run") for u, r in support.items()}
+    evidence = {"supported_by": statuses}
+    refuted_by = [u for u, st in statuses.items() if st == "refuted"]
+    if refuted_by:
+        first = support[refuted_by[0]]
+        return Result.for_claim(claim, "refuted", method="conjunction of the claims it uses",
+                                evidence=evidence,
+                                counterexample={"type": "refuted supporting claim", "claim": refuted_by[0],
+                                                **({"reason": first.expected_reason}
+                                                   if first.expected_reason else {})},
+                                message=f"supporting claim(s) refuted: {', '.join(refuted_by)}")
+    open_ = [u for u, st in statuses.items() if st not in _STRENGTH]
+    if open_:
+        return Result.for_claim(claim, "undecided", method="conjunction of the claims it uses",
+                                evidence=evidence,
+                                message="not established: " + ", ".join(f"{u} is {statuses[u]}" for u in open_))
+    weakest = max(statuses.values(), key=_STRENGTH.index)
+    return Result.for_claim(claim, weakest, method=f"conjunction of {len(statuses)} claims it uses "
+                                                   "(the weakest verdict among them)", evidence=evidence)
 
 
 def _attempt_proof(claim, budget: float) -> ProofOutcome:
