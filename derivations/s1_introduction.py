@@ -220,3 +220,25 @@ CLAIMS.append(Identity(
     note="Consequence of clip-description-equals-ppo-clip for tilde A_i in Eq. (1): the two "
          "surrogates differ when x > 1 + eps with A > 0 or x < 1 - eps with A < 0.",
 ))
+CLAIMS.append(Identity(
+    id="clip-is-nearest-end-of-band",
+    title="Corrected description: outside [1-eps, 1+eps] the clip returns the nearest end of the band",
+    ref=Ref("1", eq="1", note="sentence defining clip_eps after (1), corrected"),
+    lhs=clip_ppo(x, eps),
+    rhs=sp.Piecewise((1 - eps, x < 1 - eps), (1 + eps, x > 1 + eps), (x, True)),
+    domain=_clip_domain,
+    uses=("clip-description-equals-ppo-clip",),
+    note="The statement the paper's sentence should make: clip_eps(x) = 1 - eps for x < 1 - eps, "
+         "1 + eps for x > 1 + eps, and x otherwise, i.e. min(max(x, 1 - eps), 1 + eps).",
+))
+CLAIMS.append(Identity(
+    id="clipped-advantage-nearest-end",
+    title="Corrected: the clipped surrogate is min(x, 1+eps) A for A >= 0 and max(x, 1-eps) A for A < 0",
+    ref=Ref("1", eq="1", note="tilde A_i with clip_eps, corrected"),
+    lhs=clipped_advantage(x, A, clip_ppo, eps),
+    rhs=sp.Piecewise((sp.Min(x, 1 + eps) * A, A >= 0), (sp.Max(x, 1 - eps) * A, True)),
+    domain={**_clip_domain, A: R},
+    uses=("clipped-advantage-description-equals-ppo", "clip-is-nearest-end-of-band"),
+    note="With the nearest-end clip, min(x A, clip(x) A) caps the ratio at 1 + eps when the advantage "
+         "is positive and at 1 - eps from below when it is negative (PPO's pessimistic surrogate).",
+))

@@ -220,7 +220,7 @@ CLAIMS.append(Identity(
     lhs=_P2,
     rhs=win_prob(_LAW_O, _LAW_O2) - loss_prob(_LAW_O, _LAW_O2),
     domain=_PAIR_DOMAIN,
-    uses=("pair-advantage-is-sign",),
+    uses=("pair-advantage-is-sign", "p2-literally-equals-pairwise-preference"),
     note="P_2(o | {o'}) = E[sign(r - r')] = P[r > r'] - P[r < r'] for independent stochastic rewards "
          "r | o and r' | o' on three shared levels (ties have positive probability).  This is the "
          "precise form of the paper's statement that P_2 'corresponds to' P(o > o').",
