@@ -187,7 +187,9 @@ def _symbolic(goal: Goal, seconds: float):
 def _relax_logs(e, facts):
     """A log-free lower bound of e, or None: e = r + sum c_k log u_k with every u_k > 0
     and every c_k of proven sign; c log u >= c (1 - 1/u) if c >= 0, >= c (u - 1) if c <= 0."""
-    e = sp.expand(e)
+    # log=False: expanding log(a/b) into log a - log b would separate terms whose
+    # tangent bounds only cancel together (KL's p log(p/q) >= p - q)
+    e = sp.expand(e, log=False)
     logs = list(e.atoms(sp.log))
     if not logs:
         return None
@@ -211,7 +213,7 @@ def _relax_logs(e, facts):
             bound = c * (u - 1)
         else:
             return None
-        poly_e = sp.expand(poly_e - c * d) + bound
+        poly_e = sp.expand(poly_e - c * d, log=False) + bound
     out = poly_e
     return None if out.has(sp.log) else out
 
@@ -222,6 +224,8 @@ def _smt(goal: Goal, seconds: float, cx_check):
         return "holds", ans.detail, {}
     if ans.verdict == "sat":
         cx = cx_check(ans.model)
+        if cx is None and getattr(cx_check, "exact", None) and ans.exact:
+            cx = cx_check.exact(ans.exact)
         if cx is not None:
             raise _Found(cx)
         return None, "z3 sat, but its model is not confirmed by mpmath (not used)", {}
@@ -302,6 +306,33 @@ def _recheck_inequality(claim, settings):
             return None
         out = _check_order(ev, claim.op, [pt], syms)
         return out.counterexample if out.verdict == "counterexample" else None
+
+    def exact(point):
+        """A rational z3 model and a rational difference: the sign is exact.  (mpmath
+        cannot confirm a violation far below 1 in absolute size: 1e-61 < 0 is noise to
+        its scale-1 tolerance.)"""
+        if any(point.get(s) is None for s in syms):
+            return None
+        pt = {s: point[s] for s in syms}
+        if not all(claim.domain.sets[s].contains(pt[s]) is sp.true for s in syms) or any(
+                sp.sympify(rel).xreplace(pt) is not sp.true for rel in claim.domain.where):
+            return None
+        try:
+            d = sp.sympify(claim.lhs).xreplace(pt) - sp.sympify(claim.rhs).xreplace(pt)  # exact, never nsimplify (it rounds tiny values to 0)
+        except Exception:  # noqa: BLE001
+            return None
+        if not d.is_Rational:
+            return None
+        holds = {"<": d < 0, "<=": d <= 0, ">": d > 0, ">=": d >= 0}[claim.op]
+        if holds:
+            return None
+        from .numeric import _point_repr
+        return {"type": "inequality violated",
+                "point": _point_repr(syms, {s: mpmath.mpf(sp.Float(pt[s], 40)) for s in syms}),
+                "exact point": {str(s): str(pt[s]) for s in syms}, "lhs - rhs": str(d) if len(str(d)) < 80
+                else mpmath.nstr(mpmath.mpf(sp.Float(d, 30)), 8),
+                "explanation": "exact rational arithmetic at a rational point"}
+    check.exact = exact
     return check
 
 
@@ -438,7 +469,7 @@ def _exact_other_root(claim, exact, settings):
     if any(sp.sympify(rel).xreplace(pt) is not sp.true for rel in claim.domain.where):
         return None
     try:
-        r = sp.nsimplify(claim.residual().xreplace({**pt, x: exact[x]}))
+        r = sp.expand(claim.residual().xreplace({**pt, x: exact[x]}))
         v = sp.sympify(claim.value).xreplace(pt)
         if r != 0 or zero_by(v - exact[x])[0] is not None or sp.N(abs(v - exact[x]), 30) < sp.Float(1e-20):
             return None

@@ -51,6 +51,7 @@ class SmtAnswer:
     verdict: str  # "unsat" (goal holds) | "sat" (model) | "unknown" | "declined"
     detail: str = ""
     model: dict | None = None  # sympy symbol -> mpf (for sat)
+    exact: dict | None = None  # sympy symbol -> sympy Rational, where the model value is rational
     obligations: int = 0
     constraints: int = 0
     seconds: float = 0.0
@@ -281,14 +282,15 @@ def check_goal(expr, want: str, domain, timeout: float, dps: int = 50, extra=())
                                   f"obligations)", obligations=n_obl, constraints=n, seconds=secs)
     if r == z3.sat:
         m = s.model()
-        point = {}
+        point, exact = {}, {}
         for sym, v in tr.vars.items():
             val = m.eval(v, model_completion=True)
             try:
                 point[sym] = _mpf_of(val, dps)
             except ValueError:
                 return SmtAnswer("unknown", f"z3 model value {val} is not a number", seconds=secs)
-        return SmtAnswer("sat", "z3 sat: a model of the negation", model=point, obligations=n_obl,
+            exact[sym] = exact_of(val)
+        return SmtAnswer("sat", "z3 sat: a model of the negation", model=point, exact=exact, obligations=n_obl,
                          constraints=n, seconds=secs)
     return SmtAnswer("unknown", f"z3 {r}: {s.reason_unknown()}", obligations=n_obl, constraints=n,
                      seconds=secs)
