@@ -23,6 +23,8 @@ __all__ = [
     "KINDS",
 ]
 
+CERTIFY_METHODS = ("symbolic", "smt", "interval", "none")
+
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -90,6 +92,9 @@ class Claim:
     expect: Expect = HOLDS
     note: str = ""
     source: str = ""  # filled in by the loader: the module file that declared the claim
+    # which certification method to use (inequality, monotonic, root): None = automatic
+    # (symbolic, then smt, then interval), or one of those names, or "none" (do not certify)
+    certify_with: str | None = None
 
     kind = "claim"
 
@@ -132,6 +137,15 @@ class Claim:
             raise DeclarationError(f"claim {self.id!r}: empty title")
         if not str(self.ref):
             raise DeclarationError(f"claim {self.id!r}: empty paper reference")
+        if self.certify_with is not None:
+            if self.certify_with not in CERTIFY_METHODS:
+                raise DeclarationError(
+                    f"claim {self.id!r}: certify_with={self.certify_with!r} is not one of "
+                    + ", ".join(repr(m) for m in CERTIFY_METHODS) + " (or None for automatic)")
+            if self.kind not in ("inequality", "monotonic", "root"):
+                raise DeclarationError(
+                    f"claim {self.id!r}: certify_with applies to inequality, monotonic and root "
+                    f"claims, not to a {self.kind} claim")
         try:
             exprs = self.expressions()
         except (sp.SympifyError, TypeError, AttributeError) as exc:

@@ -201,7 +201,8 @@ def _main(argv) -> int:
     report = build_report(results, loaded.problems, settings, derivations=str(ddir), seconds=seconds,
                           exit_code=code, jobs=jobs, started=started, uncheckable=uncheckable)
     out = write_json_atomic(report, Path(args.report_dir) / "claims.json")
-    _summary(results, loaded.problems, seconds, settings, out, colour, len(uncheckable))
+    _summary(results, loaded.problems, seconds, settings, out, colour, report.get("certification"),
+             len(uncheckable))
     if args.update_docs:
         _update_docs(report, ddir, complete=not args.only)
     return code
@@ -263,7 +264,13 @@ def _list(loaded, claims) -> int:
     return EXIT_FAILED if loaded.problems else EXIT_OK
 
 
-def _summary(results, problems, seconds, settings, out, colour, n_uncheckable=0):
+def _summary(results, problems, seconds, settings, out, colour, cert=None, n_uncheckable=0):
+    if cert and cert["claims"]:
+        c = cert["counts"]
+        print(f"inequality-like claims ({', '.join(cert['kinds'])}): {cert['claims']}: "
+              + ", ".join(f"{n} {s}" for s, n in c.items() if n or s in ("proved", "certified", "checked", "undecided")))
+        for item in cert["not_certified"]:
+            print(f"  {item['status']}: {item['id']} -- {item['reason'][:200]}")
     counts = {s: sum(1 for r in results if r.status == s) for s in STATUSES}
     parts = [f"{n} {s}" for s, n in counts.items() if n]
     failed = [r for r in results if not r.as_expected]

@@ -724,8 +724,18 @@ def _roots_in(ev, poly, p, x, iv, settings):
             return [lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3]
         if len(coeffs) <= 1:
             return []
-        with mpmath.workdps(dps):
-            roots = mpmath.polyroots(coeffs, maxsteps=200, extraprec=2 * dps)
+        roots = None
+        for steps, extra in ((200, 2 * dps), (2000, 6 * dps)):
+            try:
+                with mpmath.workdps(dps):
+                    roots = mpmath.polyroots(coeffs, maxsteps=steps, extraprec=extra)
+                break
+            except mpmath.libmp.NoConvergence:
+                continue
+        if roots is None:
+            # clustered roots at an extreme point (e.g. 1e-15 beside 0): no numeric
+            # uniqueness evidence here, which is not a counterexample either
+            return []
         out = []
         for r in roots:
             if isinstance(r, mpmath.mpc):

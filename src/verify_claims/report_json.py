@@ -13,9 +13,9 @@ import mpmath
 import sympy
 
 from . import __version__
-from .result import STATUSES
+from .result import INEQUALITY_LIKE, STATUSES
 
-__all__ = ["SCHEMA", "build_report", "write_json_atomic", "mark_established"]
+__all__ = ["SCHEMA", "build_report", "write_json_atomic", "mark_established", "certification_summary"]
 
 SCHEMA = "verify-claims/1"
 
@@ -46,6 +46,32 @@ def mark_established(results) -> None:
         r.established = ok(r.id)
 
 
+def _why_not_certified(r) -> str:
+    """One line: why an inequality-like claim stayed at checked/undecided."""
+    cert = (r.evidence or {}).get("certificate") or {}
+    if cert.get("reason"):
+        return cert["reason"]
+    if r.kind == "limit":
+        sym = (r.evidence or {}).get("symbolic", {})
+        return "limit: sympy.limit did not establish it (" + str(sym.get("limit", sym.get("error", "")))[:120] + ")"
+    if r.kind == "maximiser":
+        return "maximiser: " + str((r.evidence or {}).get("symbolic", {}).get("second_order", "not established"))
+    return r.message or "no certificate"
+
+
+def certification_summary(results) -> dict:
+    """Inequality-like claims by status, and a one-line reason for each only-checked one."""
+    mine = [r for r in results if r.kind in INEQUALITY_LIKE]
+    counts = Counter(r.status for r in mine)
+    return {"kinds": list(INEQUALITY_LIKE), "claims": len(mine),
+            "counts": {s: counts.get(s, 0) for s in ("proved", "certified", "checked", "undecided", "refuted",
+                                                     "error", "timeout")},
+            "methods": dict(Counter((r.evidence or {}).get("certificate", {}).get("method") or "?"
+                                    for r in mine if r.status == "certified")),
+            "not_certified": [{"id": r.id, "status": r.status, "reason": _why_not_certified(r)}
+                              for r in mine if r.status in ("checked", "undecided")]}
+
+
 def build_report(results, problems, settings, *, derivations: str, seconds: float, exit_code: int,
                  jobs: int, started: str, uncheckable=()) -> dict:
     counts = Counter(r.status for r in results)
@@ -69,6 +95,7 @@ def build_report(results, problems, settings, *, derivations: str, seconds: floa
             "problems": len(problems),
             "exit_code": exit_code,
         },
+        "certification": certification_summary(results),
         "problems": [{"file": p.file, "claim": p.claim, "cause": p.cause} for p in problems],
         "claims": [r.to_json() for r in results],
         "uncheckable": [u.to_json() for u in uncheckable],

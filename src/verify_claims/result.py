@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-__all__ = ["Result", "STATUSES", "ESTABLISHED", "Settings"]
+__all__ = ["Result", "STATUSES", "ESTABLISHED", "Settings", "INEQUALITY_LIKE"]
 
 # strongest first; "certified" is an inequality-like statement shown over its whole domain
 STATUSES = ("proved", "certified", "checked", "refuted", "undecided", "error", "timeout")
 ESTABLISHED = ("proved", "certified", "checked")
+# the kinds whose strongest status is "certified" (a statement over a whole domain that is
+# not an identity); limits are included because the issue counts them, though their
+# strongest evidence is an exact sympy limit (proved)
+INEQUALITY_LIKE = ("inequality", "monotonic", "limit", "root", "maximiser")
 
 
 @dataclass(frozen=True)
@@ -20,9 +24,13 @@ class Settings:
     precision: int = 30
     timeout: float = 60.0  # seconds per claim, hard limit (the worker is killed)
     prover_budget: float = 10.0  # seconds for the symbolic attempt (at most half the timeout)
+    certify_budget: float = 10.0  # seconds for certification (SMT, intervals; a quarter of the timeout at most)
 
     def symbolic_budget(self) -> float:
         return min(self.prover_budget, self.timeout / 2)
+
+    def certification_budget(self) -> float:
+        return min(self.certify_budget, self.timeout / 4)
 
 
 @dataclass

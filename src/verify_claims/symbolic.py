@@ -428,6 +428,7 @@ def prove_root(claim: Root):
     how, r = zero_by(res.subs(xr, v), facts)
     parts.append(PROVED if how else None)
     ev["solves"] = how or f"residual {_short(r)}"
+    ev["solves_proved"] = bool(how)
     iv = claim.interval
     for end, open_, want_cmp in ((iv.start, iv.left_open, "lo"), (iv.end, iv.right_open, "hi")):
         if not end.is_finite:

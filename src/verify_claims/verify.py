@@ -14,6 +14,7 @@ import time
 
 import sympy as sp
 
+from .certify import CERTIFIABLE, Certificate, certify
 from .numeric import NumericOutcome, spot_check
 from .result import Result, Settings
 from .symbolic import ProofOutcome, prove
@@ -44,15 +45,25 @@ def verify(claim, settings: Settings | None = None) -> Result:
             budget = min(budget, CONFLICT_CHECK_SECONDS)
         proof = _attempt_proof(claim, budget)
         t2 = time.perf_counter()
+        cert = _attempt_certificate(claim, settings, proof, numeric)
         status, method, message = _combine(proof, numeric)
+        counterexample = numeric.counterexample if status in ("refuted", "error") else None
+        if cert is not None:
+            status, method, message, counterexample = _combine_certificate(
+                cert, status, method, message, counterexample, proof, numeric)
     except Exception as exc:  # a claim that raises is an error of that claim, not of the run
         return Result.for_claim(claim, "error", message=f"{type(exc).__name__}: {exc}",
                                 seconds=round(time.perf_counter() - t0, 4))
     evidence = {"symbolic": {"status": proof.status or "not established", "method": proof.method,
                              "seconds": round(t2 - t1, 4), **proof.evidence},
                 "numeric": {"verdict": numeric.verdict, "seconds": round(t1 - t0, 4), **numeric.evidence}}
+    if cert is not None:
+        evidence["certificate"] = cert.to_json()
+    elif proof.status == "certified":
+        evidence["certificate"] = {"method": "symbolic", "detail": proof.method, "seconds": round(t2 - t1, 4),
+                                   "boxes": None, "depth": None, "goals": []}
     return Result.for_claim(claim, status, method=method, evidence=evidence,
-                            counterexample=numeric.counterexample if status in ("refuted", "error") else None,
+                            counterexample=counterexample,
                             message=message, steps=_steps(claim, proof, numeric),
                             seconds=round(time.perf_counter() - t0, 4))
 
@@ -86,6 +97,53 @@ def verify_summary(claim, results_by_id: dict) -> Result:
     weakest = max(statuses.values(), key=_STRENGTH.index)
     return Result.for_claim(claim, weakest, method=f"conjunction of {len(statuses)} claims it uses "
                                                    "(the weakest verdict among them)", evidence=evidence)
+
+
+def _attempt_certificate(claim, settings: Settings, proof: ProofOutcome, numeric: NumericOutcome):
+    """Run the certification methods on an inequality-like claim the prover did not
+    establish; on a numerically refuted claim only briefly, as a conflict check."""
+    if claim.kind not in CERTIFIABLE or proof.status is not None:
+        return None
+    if numeric.verdict == "counterexample" and (numeric.counterexample or {}).get("type") == "undefined":
+        return None
+    budget = settings.certification_budget()
+    if numeric.verdict == "counterexample":
+        budget = min(budget, CONFLICT_CHECK_SECONDS)
+    solved = bool(proof.evidence.get("solves_proved")) if claim.kind == "root" else None
+    box = None
+    try:
+        with time_limit(budget + 1.0) as box:
+            return certify(claim, settings, budget, solved=solved)
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise
+        return Certificate("undecided", reason=f"certification stopped after {budget:g} s")
+    except RecursionError:
+        return Certificate("undecided", reason="recursion limit in certification")
+
+
+def _combine_certificate(cert: Certificate, status, method, message, counterexample, proof, numeric):
+    """A certificate upgrades checked (or undecided) to certified; a confirmed
+    counterexample of a certification method refutes; either contradicting the other
+    evidence is an engine conflict, never a pass."""
+    if cert.verdict == "certified":
+        if numeric.verdict == "counterexample":
+            return ("error", "engine conflict",
+                    f"ENGINE CONFLICT: certified ({cert.method}) but the numeric check found a "
+                    "counterexample; report this as a bug", numeric.counterexample)
+        note = "" if numeric.verdict == "consistent" else message
+        return "certified", f"certified ({cert.method})", note, None
+    if cert.verdict == "refuted":
+        if proof.status is not None:
+            return ("error", "engine conflict",
+                    f"ENGINE CONFLICT: the prover says {proof.status} ({proof.method}) but certification "
+                    "found a confirmed counterexample; report this as a bug", cert.counterexample)
+        if status == "refuted":
+            return status, method, message, counterexample
+        return ("refuted", "counterexample from certification (confirmed by mpmath)",
+                "counterexample found by certification; the random spot-check missed it",
+                cert.counterexample)
+    return status, method, message, counterexample
 
 
 def _attempt_proof(claim, budget: float) -> ProofOutcome:

@@ -1,0 +1,69 @@
+"""Time of certification per claim and in total (issue 4), measured in one run.
+
+Runs verify() on the bundled inequality-like claims and on anticipated Section 2.3.1 /
+Appendix B shapes ((14), (15), their bounds, monotonicity, the quadratic's root), and
+prints, per claim, the status, the certificate's method and the seconds spent in
+certification against the claim's total.  Ratios, not absolute timings, are the point:
+run it on the reference machine with `python3 bench/bench_certify.py`.
+"""
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+import sympy as sp  # noqa: E402
+
+from verify_claims import Inequality, Monotonic, Ref, Root  # noqa: E402
+from verify_claims.loader import load_derivations  # noqa: E402
+from verify_claims.result import INEQUALITY_LIKE, Settings  # noqa: E402
+from verify_claims.verify import verify  # noqa: E402
+
+b, g, p, x = sp.symbols("beta gamma p x")
+u = 1 - b / g
+PI14 = (u + sp.sqrt(u ** 2 + 4 * b / g * p)) / 2
+PI15 = (2 * b ** 2 * p + 1 + sp.sqrt(1 + 4 * b ** 2 * p * (1 - p))) / (2 * (1 + b ** 2))
+POS = sp.Interval.open(0, sp.oo)
+D = {b: POS, g: sp.Interval.Lopen(0, 1), p: sp.Interval(0, 1)}
+DO = {b: POS, g: sp.Interval.Lopen(0, 1), p: sp.Interval.open(0, 1)}
+R = Ref("2.3.1")
+SHAPES = [
+    Inequality(id="b-pi14-lower-bound", title="(14) >= max{1 - b/g, p}", ref=R, lhs=PI14, op=">=", rhs=sp.Max(u, p), domain=D),
+    Inequality(id="b-pi15-lower-bound", title="(15) >= max{1/(1+b^2), p}", ref=R, lhs=PI15, op=">=",
+               rhs=sp.Max(1 / (1 + b ** 2), p), domain={b: POS, p: sp.Interval(0, 1)}),
+    Inequality(id="b-bounds-compare", title="1/(1+b^2) > 1-b", ref=R, lhs=1 / (1 + b ** 2), op=">", rhs=1 - b, domain={b: POS}),
+    Monotonic(id="b-pi14-dec-beta", title="(14) decreasing in beta", ref=R, expr=PI14, var=b, direction="decreasing", domain=DO),
+    Monotonic(id="b-pi14-inc-gamma", title="(14) increasing in gamma", ref=R, expr=PI14, var=g, direction="increasing", domain=DO),
+    Monotonic(id="b-pi14-inc-pref", title="(14) increasing in pi_ref", ref=R, expr=PI14, var=p, direction="increasing", domain=DO),
+    Root(id="b-pi14-unique-root", title="(14) unique root in [0,1]", ref=Ref("B.1"), equation=sp.Eq(x ** 2 - u * x - b / g * p, 0),
+         var=x, value=PI14, interval=sp.Interval(0, 1), unique=True,
+         domain={b: POS, g: sp.Interval.Lopen(0, 1), p: sp.Interval.Lopen(0, 1)}),
+    Inequality(id="b-log-tight-interval", title="x - log x - 1 >= 0 (interval)", ref=Ref("1"), lhs=x - sp.log(x) - 1, op=">=",
+               rhs=0, domain={x: sp.Interval.open(0, 4)}, certify_with="interval"),
+]
+
+
+def main():
+    settings = Settings()
+    root = Path(__file__).resolve().parents[1]
+    loaded = load_derivations(root / "derivations")
+    claims = [c for c in loaded.claims if c.kind in INEQUALITY_LIKE] + SHAPES
+    for c in SHAPES:
+        c.validate()
+    t0 = time.perf_counter()
+    total_cert = 0.0
+    print(f"{'claim':<45} {'status':<10} {'method':<22} {'certify s':>9} {'total s':>8}")
+    for c in claims:
+        r = verify(c, settings)
+        cert = r.evidence.get("certificate") or {}
+        cs = cert.get("seconds") or 0.0
+        total_cert += cs
+        print(f"{c.id:<45} {r.status:<10} {str(cert.get('method') or '-'):<22} {cs:9.3f} {r.seconds:8.2f}")
+    wall = time.perf_counter() - t0
+    print(f"total: {len(claims)} claims, certification {total_cert:.2f} s of {wall:.2f} s wall "
+          f"({100 * total_cert / wall:.0f}%)")
+
+
+if __name__ == "__main__":
+    main()
