@@ -34,3 +34,19 @@ def test_no_alarm_left_armed_after_exit():
     with time_limit(0.05):
         pass
     spin(0.1)  # would raise TimeUp if the timer were still armed
+
+
+def test_cpu_budget_does_not_count_waiting_but_wall_clock_does():
+    with time_limit(0.05):
+        time.sleep(0.2)  # no CPU used: the CPU budget is not spent
+    with pytest.raises(TimeUp):
+        with time_limit(0.05, clock="wall"):
+            time.sleep(2)
+
+
+def test_cpu_and_wall_limits_nest_independently():
+    with time_limit(5, clock="wall") as wall:
+        with pytest.raises(TimeUp) as info:
+            with time_limit(0.05) as cpu:
+                spin(2)
+        assert info.value.box is cpu and info.value.box is not wall

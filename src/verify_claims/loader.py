@@ -80,7 +80,7 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
             rel = path.name
             box = None
             try:
-                with time_limit(import_timeout) as box:
+                with time_limit(import_timeout, clock="wall") as box:
                     module = _import_file(path)
             except TimeUp as exc:
                 if exc.box is not box:

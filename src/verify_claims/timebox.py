@@ -1,10 +1,16 @@
-"""Nestable time limits for pure-Python work (sympy), using SIGALRM where available.
+"""Nestable time limits for pure-Python work (sympy), using interval timers where available.
 
 sympy cannot be cancelled cooperatively, so a limit interrupts it with an exception.
 Limits nest: the claim's symbolic budget contains one slice per simplification
-strategy, and whichever deadline passes first stops the work it owns.  Where SIGALRM
-is unavailable (not the main thread, non-POSIX) the limits are no-ops and the runner's
-hard per-claim timeout is the only guard.
+strategy, and whichever deadline passes first stops the work it owns.
+
+Budgets are measured in CPU time of the process by default (ITIMER_PROF), not wall
+time: a proof that fits its budget on a quiet machine then fits it on a loaded CI
+machine too, so a verdict does not drop from proved to checked because other jobs
+share the cores.  Waiting (an import that sleeps or blocks) uses no CPU, so the loader
+uses ``clock="wall"``.  Where interval timers are unavailable (not the main thread,
+non-POSIX) the limits are no-ops and the runner's hard wall-clock timeout per claim is
+the only guard.
 """
 
 from __future__ import annotations
@@ -28,44 +34,54 @@ class TimeUp(BaseException):
         self.box = box
 
 
-_stack: list = []  # (deadline, box), outermost first
+class _Clock:
+    """One interval timer with its own stack of (deadline, box), outermost first."""
+
+    def __init__(self, timer: str, signame: str, now):
+        self.timer, self.signame, self.now = timer, signame, now
+        self.stack: list = []
+
+    def available(self) -> bool:
+        return hasattr(signal, "setitimer") and hasattr(signal, self.timer) and hasattr(signal, self.signame)
+
+    def arm(self):
+        which = getattr(signal, self.timer)
+        if not self.stack:
+            signal.setitimer(which, 0)
+            return
+        remaining = min(d for d, _ in self.stack) - self.now()
+        signal.setitimer(which, max(remaining, 1e-4))
+
+    def on_alarm(self, signum, frame):
+        now = self.now()
+        expired = [box for d, box in self.stack if d <= now]
+        if expired:
+            raise TimeUp(expired[0])  # the outermost expired limit wins: it owns more work
+        self.arm()
 
 
-def _arm():
-    if not _stack:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        return
-    remaining = min(d for d, _ in _stack) - time.monotonic()
-    signal.setitimer(signal.ITIMER_REAL, max(remaining, 1e-4))
-
-
-def _on_alarm(signum, frame):
-    now = time.monotonic()
-    expired = [box for d, box in _stack if d <= now]
-    if expired:
-        raise TimeUp(expired[0])  # the outermost expired limit wins: it owns more work
-    _arm()
-
-
-def _usable() -> bool:
-    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+_CLOCKS = {"cpu": _Clock("ITIMER_PROF", "SIGPROF", time.process_time),
+           "wall": _Clock("ITIMER_REAL", "SIGALRM", time.monotonic)}
 
 
 @contextmanager
-def time_limit(seconds: float):
-    """Yield a box; TimeUp(box) is raised in the block if `seconds` pass first."""
+def time_limit(seconds: float, clock: str = "cpu"):
+    """Yield a box; TimeUp(box) is raised in the block once `seconds` of `clock` time
+    ("cpu": this process's CPU time, "wall": elapsed time) have passed."""
     box = object()
-    if seconds <= 0 or not _usable():
+    c = _CLOCKS[clock]
+    if seconds <= 0 or not c.available() or threading.current_thread() is not threading.main_thread():
         yield box
         return
-    first = not _stack
-    old = signal.signal(signal.SIGALRM, _on_alarm) if first else None
-    _stack.append((time.monotonic() + seconds, box))
-    _arm()
+    signum = getattr(signal, c.signame)
+    first = not c.stack
+    old = signal.signal(signum, c.on_alarm) if first else None
+    c.stack.append((c.now() + seconds, box))
+    c.arm()
     try:
         yield box
     finally:
-        _stack.remove(next(e for e in _stack if e[1] is box))
-        _arm()
+        c.stack.remove(next(e for e in c.stack if e[1] is box))
+        c.arm()
         if first:
-            signal.signal(signal.SIGALRM, old)
+            signal.signal(signum, old)
