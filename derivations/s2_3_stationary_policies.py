@@ -488,7 +488,7 @@ CLAIMS.append(Monotonic(
 
 CLAIMS.append(Inequality(
     id="stationary-g-positive-fixes-one",
-    title="g is positive below 1, and g(x) > 1 exactly when the output is preferred above average",
+    title="g(x) - 1 has the sign of x: outputs preferred above average get more mass than under pi_ref",
     ref=Ref("2.3", note="g display"),
     lhs=(g(xx) - 1) * xx, op=">=", rhs=0,
     domain={xx: sp.Interval.open(-sp.oo, 1)},
@@ -638,7 +638,7 @@ CLAIMS.append(Inequality(
     where=(q1 + q2 <= 1, q3 + q4 <= 1, q2 <= q1, 1 - q1 - q2 <= q1, q4 <= q3, 1 - q3 - q4 <= q3,
            q3 >= q1),
     expect=refuted("with three or more outputs more mass on the top output can raise sigma: "
-                   "rewards (0, 0, 1), pi = (1/2, 1/2, 0) has sigma 0, (0.6, 0, 0.4) has sigma ~ 0.49"),
+                   "rewards (0, 0.01, 1): pi = (1/2, 1/2, 0) has sigma 0.005, (0.6, 0, 0.4) has sigma ~ 0.49"),
     note="'More concentrated on a single output' read as: the largest probability (on the same output "
          "a) is larger.  True for two outputs (effective-reg-decreasing-two-outputs) and in the limit "
          "of a point mass (effective-reg-vanishes-at-point-mass), not monotone in general.",
