@@ -1,0 +1,727 @@
+"""Section 2.3 (up to 2.3.1) and Appendix A: the alignment objective and stationary policies.
+
+Setting (per context q, which is dropped from the notation).  Outputs a, b, c; rewards
+are stochastic given the output, as in Section 2.1: each output has a finite reward law
+on shared, ordered reward levels (lo < lo + g_1 < lo + g_1 + g_2).  pi = pi_theta(.|q),
+old = pi_theta_old(.|q), ref = pi_ref(.|q).  The per-context objective is
+
+    J(pi | pi_old) = E_{o ~ pi}[P_G(o | pi_old)] - beta KL_0(pi || ref; pi_old),
+
+with P_G the expected group-relative preference of Section 2.1 (built exactly from the
+definition by the Section 2.1 helper) and KL_0 the penalty of Section 2.2.  A stationary
+policy (Section 1.3) maximises J(. | pi_old) when pi_old is set to it; the KKT conditions
+of Appendix A are taken, as in the paper, by differentiating in pi(o) with pi_old frozen
+and then setting pi_old = pi.
+
+Notation in the claims: y_o are the free probabilities pi(o) being optimised, pi_a, pi_b
+(pi_c = 1 - pi_a - pi_b) the candidate stationary policy, u_o stands for P_G(o | pi_old)
+(which does not depend on pi) in the generic KKT derivation, lambda and gamma_o are the
+multipliers of the equality and non-negativity constraints.  Finite instances: three
+outputs with G = 2 (two reward levels) and G = 3 (three reward levels); symbolic G is
+not supported by the exact expectations.
+
+Findings (see the claims): (11) is stated for every maximum, but the Appendix A step
+"using sum_o pi(o) = 1" needs pi_ref to put all its mass on the support of pi; a point
+mass can be a stationary policy (a global maximiser) that violates (11).  The bound
+P_G < E[P_G] + beta survives; the sentence reading it as "within beta" is one-sided only;
+"more concentrated implies smaller sigma" holds for two outputs and in the limit, not in
+general.
+"""
+
+import sympy as sp
+
+from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Ref, Root,
+                           Stationary, Step, not_in_general, refuted)
+from verify_claims.expectations import Categorical
+
+from _s2_helpers import (kl0, penalty_def, pg_expected_binary, pg_reward_one,
+                         point_mass, reward_preference_def)
+from _s23_helpers import (expected, g, lagrangian, mixture, objective, objective_literal,
+                          ordered_prob, pg_vector, ref_from_eq11, reward_std)
+
+R = sp.Symbol
+UNIT = sp.Interval(0, 1)
+OPEN_UNIT = sp.Interval.open(0, 1)
+LOPEN_UNIT = sp.Interval.Lopen(0, 1)
+REAL = sp.Interval(-sp.oo, sp.oo)
+POS = sp.Interval.open(0, sp.oo)
+NONNEG = sp.Interval(0, sp.oo)
+OUT = ("a", "b", "c")
+
+# ----------------------------------------------------------------------------- symbols
+beta = R("beta")
+lam = R("lambda")
+ya, yb, yc = R("y_a"), R("y_b"), R("y_c")            # pi_theta(o), free while differentiating
+Y = dict(zip(OUT, (ya, yb, yc)))
+oa, ob, oc = R("old_a"), R("old_b"), R("old_c")        # pi_old(o), frozen while differentiating
+OLDF = dict(zip(OUT, (oa, ob, oc)))
+pa, pb = R("pi_a"), R("pi_b")                          # the candidate stationary policy
+STAR = {"a": pa, "b": pb, "c": 1 - pa - pb}
+STAR_LAW = Categorical(OUT, [STAR[o] for o in OUT])
+AT_STAR = {ya: pa, yb: pb, yc: 1 - pa - pb}
+ON_STAR = {oa: pa, ob: pb, oc: 1 - pa - pb}            # pi_old := the candidate
+STAR_DOMAIN = {pa: OPEN_UNIT, pb: OPEN_UNIT}
+STAR_WHERE = (pa + pb < 1,)
+fa, fb, fc = R("ref_a"), R("ref_b"), R("ref_c")
+ua, ub, uc = R("u_a", real=True), R("u_b", real=True), R("u_c", real=True)
+U = dict(zip(OUT, (ua, ub, uc)))
+ga, gb, gc = R("gamma_a"), R("gamma_b"), R("gamma_c")
+GAM = dict(zip(OUT, (ga, gb, gc)))
+
+# reward levels and stochastic reward laws
+lo = R("r_lo", real=True)
+g1, g2 = R("g_1", positive=True), R("g_2", positive=True)
+LEVELS2 = [lo, lo + g1]
+LEVELS3 = [lo, lo + g1, lo + g1 + g2]
+ta, tb, tc = R("t_a"), R("t_b"), R("t_c")
+sa, sb, sc = R("s_a"), R("s_b"), R("s_c")
+
+
+def _stick3(t, s):
+    return [t, (1 - t) * s, (1 - t) * (1 - s)]
+
+
+# G = 2: output o gets the high level w.p. t_o (two levels give wins, losses and ties)
+KERNEL2 = {o: Categorical(LEVELS2, [1 - t, t]) for o, t in zip(OUT, (ta, tb, tc))}
+KERNEL2_DOMAIN = {ta: UNIT, tb: UNIT, tc: UNIT, lo: REAL, g1: POS}
+# G = 3 (and (12)): three levels, stick-breaking law per output (covers the whole simplex)
+KERNEL3 = {o: Categorical(LEVELS3, _stick3(t, s)) for o, t, s in zip(OUT, (ta, tb, tc), (sa, sb, sc))}
+KERNEL3_DOMAIN = {ta: UNIT, tb: UNIT, tc: UNIT, sa: UNIT, sb: UNIT, sc: UNIT, lo: REAL, g1: POS,
+                  g2: POS}
+
+PG2_STAR = pg_vector(STAR_LAW, KERNEL2.__getitem__, 2)   # P_2(o | pi*) (on-policy)
+# G = 3: output a has a stochastic reward on three levels, b and c deterministic on the two upper
+# levels (all three outputs stochastic makes the expressions ~70x larger and the check ~50 s)
+KERNEL3G = {"a": KERNEL3["a"], "b": point_mass(LEVELS3[1]), "c": point_mass(LEVELS3[2])}
+KERNEL3G_DOMAIN = {ta: UNIT, sa: UNIT, lo: REAL, g1: POS, g2: POS}
+PG3_STAR = pg_vector(STAR_LAW, KERNEL3G.__getitem__, 3)  # P_3(o | pi*)
+PG2_OLD = pg_vector(Categorical(OUT, [OLDF[o] for o in OUT]), KERNEL2.__getitem__, 2)
+
+REF2 = ref_from_eq11(PG2_STAR, STAR, beta)    # pi_ref for which pi* satisfies (11), G = 2
+REF3 = ref_from_eq11(PG3_STAR, STAR, beta)
+REF2_POS = tuple(REF2[o] > 0 for o in OUT)    # pi_ref must be a positive probability vector
+REF3_POS = tuple(REF3[o] > 0 for o in OUT)
+
+CLAIMS = []
+
+# ============================================================ the objective (first displays)
+_PI_N = {"a": ya, "b": yb, "c": 1 - ya - yb}
+_OLD_N = {"a": oa, "b": ob, "c": 1 - oa - ob}
+_OLD_N_LAW = Categorical(OUT, [_OLD_N[o] for o in OUT])
+_PG2_OLD_N = pg_vector(_OLD_N_LAW, KERNEL2.__getitem__, 2)
+_REFF = dict(zip(OUT, (fa, fb, fc)))
+
+CLAIMS.append(Identity(
+    id="s23-objective-reward-pref-minus-penalty-g2",
+    title="G = 2: the per-context GRPO objective is the reward preference minus beta times the penalty",
+    ref=Ref("2.3", note="display of J_GRPO(pi_theta(.|q) | q)"),
+    lhs=objective_literal(_PI_N, _PG2_OLD_N, _REFF, _OLD_N, beta),
+    rhs=reward_preference_def(_PI_N, _OLD_N_LAW, KERNEL2.__getitem__, 2)
+    - beta * penalty_def(_PI_N, _REFF, _OLD_N_LAW, 2),
+    domain={ya: OPEN_UNIT, yb: OPEN_UNIT, oa: OPEN_UNIT, ob: OPEN_UNIT, fa: POS, fb: POS, fc: POS,
+            beta: POS, **KERNEL2_DOMAIN},
+    where=(ya + yb < 1, oa + ob < 1),
+    uses=("reward-pref-eq6-g2-stochastic", "penalty-d-equals-kl0-g2"),
+    note="'From our preceding discussion': R_G (definition in Section 2.1) minus beta D (Eq. (7)) "
+         "equals the displayed J, where the paper writes the penalty as beta E_{o ~ pi}[KL_0(...)], "
+         "an expectation over o of a quantity that does not depend on o; this is KL_0 because pi "
+         "sums to one.  Three outputs, stochastic two-level rewards, G = 2, exact sums.  The outer "
+         "display J_GRPO(theta) = E_{q ~ mu}[...] is linear in the per-context objective.",
+))
+
+_AT_STAR2 = dict(AT_STAR)
+_DOM2 = {**STAR_DOMAIN, **KERNEL2_DOMAIN, beta: POS}
+_DOM3 = {**STAR_DOMAIN, **KERNEL3G_DOMAIN, beta: POS}
+
+CLAIMS.append(Stationary(
+    id="kkt-literal-objective-same-stationary-points",
+    title="The literal objective (penalty averaged over o) has the same stationary policies",
+    ref=Ref("2.3", note="display of J_GRPO(pi_theta(.|q) | q), E_{o ~ pi} around KL_0"),
+    objective=objective_literal(Y, PG2_OLD, REF2, OLDF, beta),
+    wrt=(ya, yb, yc), at=AT_STAR, frozen=ON_STAR, simplex=True,
+    domain=_DOM2, where=STAR_WHERE + REF2_POS,
+    uses=("kkt-eq11-stationary-g2",),
+    note="Differentiated with pi(o) free, beta (sum_o pi(o)) KL_0 contributes the extra term "
+         "beta KL_0 to every partial derivative; it is the same for every o, so it is absorbed by "
+         "lambda and the stationary policies (11) are unchanged.  Checked at the policies that "
+         "satisfy (11) (pi_ref solved from (11)), three outputs, G = 2, stochastic rewards.",
+))
+
+# ============================================================ Appendix A: KKT derivation
+_L = lagrangian(Y, U, _REFF, OLDF, beta, lam, GAM)
+_GRAD_A = U["a"] - beta * (-oa * fa / ya ** 2 + oa / ya)      # paper's bracket, output a
+_ALL_POS = {ya: POS, yb: POS, yc: POS, oa: POS, ob: POS, oc: POS, fa: POS, fb: POS, fc: POS,
+            beta: POS, lam: REAL, ga: NONNEG, gb: NONNEG, gc: NONNEG, ua: REAL, ub: REAL, uc: REAL}
+
+CLAIMS.append(Identity(
+    id="kkt-lagrangian-gradient",
+    title="Partial derivative of the Lagrangian: P_G(o | pi_old) minus beta times (8), minus lambda, plus gamma_o",
+    ref=Ref("Appendix A", note="stationarity condition and the display after it"),
+    lhs=sp.diff(_L, ya),
+    rhs=_GRAD_A - lam + ga,
+    domain=_ALL_POS,
+    uses=("kl0-gradient-eq8",),
+    note="L = J - lambda (sum_o pi(o) - 1) + sum_o gamma_o pi(o), with J = sum_o pi(o) u_o - beta "
+         "KL_0(pi || ref; pi_old); u_o = P_G(o | pi_old) does not depend on pi (only on pi_old), "
+         "so it is a constant here.  Output a; b and c are symmetric.",
+))
+
+CLAIMS.append(Root(
+    id="kkt-complementary-slackness-interior",
+    title="Complementary slackness with a positive probability forces the multiplier to zero",
+    ref=Ref("Appendix A", note="non-negativity and complementary slackness; 'either pi(o) = 0 or "
+                               "pi(o) > 0 and ...'"),
+    equation=sp.Eq(ga * ya, 0), var=ga, value=0, interval=NONNEG, unique=True,
+    domain={ya: LOPEN_UNIT},
+    note="The case split of Appendix A: gamma_o pi(o) = 0 with gamma_o >= 0 (the interval) and "
+         "pi(o) in (0, 1] has the single solution gamma_o = 0.  (Stated as a Root rather than a "
+         "two-line chain because the chain's numeric converse check is fooled by pi(o) ~ 1e-125, "
+         "where gamma_o pi(o) is below the absolute tolerance.)",
+))
+
+CLAIMS.append(Chain(
+    id="kkt-appendix-a-stationarity-chain",
+    title="Appendix A, first step: stationarity plus complementary slackness give the displayed condition",
+    ref=Ref("Appendix A", note="KKT conditions to the first display"),
+    steps=[
+        Step(sp.Eq(_GRAD_A - lam + ga, 0),
+             because="stationarity: dJ/dpi(o) - lambda + gamma_o = 0 (kkt-lagrangian-gradient)"),
+        Step(sp.Eq(_GRAD_A - lam, 0),
+             because="gamma_o >= 0 and gamma_o pi(o) = 0 with pi(o) > 0 give gamma_o = 0"),
+    ],
+    domain={ya: OPEN_UNIT, oa: OPEN_UNIT, fa: OPEN_UNIT, beta: POS, lam: REAL, ua: REAL,
+            ga: sp.FiniteSet(0)},
+    uses=("kkt-lagrangian-gradient", "kkt-complementary-slackness-interior"),
+    note="The condition of the step is the domain gamma_a in {0}: non-negativity and complementary "
+         "slackness with pi(a) in (0, 1) leave only gamma_a = 0 (kkt-complementary-slackness-interior; "
+         "the engine cannot sample the relation gamma_a pi(a) = 0 directly).  Output a of a "
+         "categorical distribution; u_a = P_G(a | pi_old).  The paper writes 'gamma_0 >= 0' "
+         "(a typo for gamma_o >= 0, every o).",
+))
+
+_ONP = sp.Eq(ua - beta * (-ya * fa / ya ** 2 + ya / ya) - lam, 0)
+CLAIMS.append(Chain(
+    id="kkt-appendix-a-on-policy-chain",
+    title="Appendix A, second step: at pi_old = pi the condition becomes pi_ref = (1 - (P_G - lambda)/beta) pi",
+    ref=Ref("Appendix A", note="display 'Under the condition pi_theta = pi_theta_old'"),
+    steps=[
+        Step(_ONP, because="the first display with pi_old(o) := pi(o) after differentiating"),
+        Step(sp.Eq(fa, (1 - (ua - lam) / beta) * ya), relation="equivalent", multiply_by=ya / beta,
+             because="multiply by pi(o)/beta > 0 and rearrange"),
+    ],
+    domain={ya: OPEN_UNIT, fa: OPEN_UNIT, beta: POS, lam: REAL, ua: REAL},
+    uses=("kkt-appendix-a-stationarity-chain",),
+    note="u_a = P_G(a | pi) once pi_old = pi.  pi(a) > 0 and beta > 0 make the step an equivalence.",
+))
+
+_FORM = {o: (1 - (U[o] - lam) / beta) * Y[o] for o in OUT}
+_YN = {"a": ya, "b": yb, "c": 1 - ya - yb}
+_FN = {"a": fa, "b": fb, "c": 1 - fa - fb}
+_FORM_N = {o: (1 - (U[o] - lam) / beta) * _YN[o] for o in OUT}
+_EU = expected(_YN, U)
+_NORM_DOMAIN = {ya: OPEN_UNIT, yb: OPEN_UNIT, fa: OPEN_UNIT, fb: OPEN_UNIT, beta: POS, lam: REAL,
+                ua: REAL, ub: REAL, uc: REAL}
+_NORM_WHERE = (ya + yb < 1, fa + fb < 1)
+
+CLAIMS.append(Chain(
+    id="kkt-multiplier-from-normalisation",
+    title="Appendix A, last step: summing over outputs fixes lambda as the expected preference",
+    ref=Ref("Appendix A", eq="11", note="'By using the constraint sum_o pi(o) = 1'"),
+    steps=[
+        Step(sp.Eq(sp.Add(*_FN.values()), sp.Add(*_FORM_N.values())),
+             because="sum the previous display over all outputs o"),
+        Step(sp.Eq(1, 1 - (_EU - lam) / beta),
+             because="pi and pi_ref both sum to one (pi(o) > 0 for every o)"),
+        Step(sp.Eq(lam / beta, _EU / beta), relation="equivalent", multiply_by=-1,
+             because="rearrange: lambda/beta = E_{o ~ pi}[P_G(o | pi)]/beta, so lambda = E_pi[P_G]"),
+    ],
+    domain=_NORM_DOMAIN, where=_NORM_WHERE,
+    uses=("kkt-appendix-a-on-policy-chain",),
+    note="Full support: every output has pi(o) > 0, so the previous display holds at every o and "
+         "the sum of pi_ref over them is 1.  With lambda = E_pi[P_G], the previous display is (11). "
+         "Three outputs.  (When pi has smaller support see kkt-multiplier-partial-support.)  The last "
+         "line is kept divided by beta: multiplying an equation by a beta near 0 defeats the "
+         "engine's absolute-tolerance converse check; kkt-multiplier-unique states lambda itself.",
+))
+
+CLAIMS.append(Root(
+    id="kkt-multiplier-unique",
+    title="The normalisation determines the multiplier uniquely",
+    ref=Ref("Appendix A", eq="11", note="'By using the constraint sum_o pi(o) = 1'"),
+    equation=sp.Eq(sp.Add(*_FN.values()), sp.Add(*_FORM_N.values())),
+    var=lam, value=_EU, interval=REAL, unique=True,
+    domain={k: v for k, v in _NORM_DOMAIN.items() if k != lam}, where=_NORM_WHERE,
+    uses=("kkt-multiplier-from-normalisation",),
+    note="The summed condition is linear in lambda with slope sum_o pi(o)/beta = 1/beta != 0.",
+))
+
+CLAIMS.append(Stationary(
+    id="kkt-eq11-stationary-g2",
+    title="G = 2, three outputs, stochastic rewards: a policy satisfying (11) is a KKT point",
+    ref=Ref("2.3", eq="11"),
+    objective=objective(Y, PG2_OLD, REF2, OLDF, beta),
+    wrt=(ya, yb, yc), at=AT_STAR, frozen=ON_STAR, simplex=True,
+    domain=_DOM2, where=STAR_WHERE + REF2_POS,
+    uses=("kkt-multiplier-unique",),
+    note="For every interior pi* and beta, pi_ref is solved from (11) (any pi_ref making pi* satisfy "
+         "(11) is of this form); the partial derivatives of J(. | pi_old) with pi_old frozen and then "
+         "set to pi* are all equal (= E_pi*[P_2]): the Lagrange condition with gamma = 0.  P_2 is "
+         "built from the Section 2.1 definition with stochastic two-level rewards.  Together with "
+         "the Appendix A chain (KKT => (11)) this is (11) <=> KKT at interior policies.",
+))
+
+CLAIMS.append(Stationary(
+    id="kkt-eq11-stationary-g3",
+    title="G = 3, three outputs, stochastic three-level rewards: a policy satisfying (11) is a KKT point",
+    ref=Ref("2.3", eq="11"),
+    objective=objective(Y, pg_vector(Categorical(OUT, [OLDF[o] for o in OUT]), KERNEL3G.__getitem__, 3),
+                        REF3, OLDF, beta),
+    wrt=(ya, yb, yc), at=AT_STAR, frozen=ON_STAR, simplex=True,
+    domain=_DOM3, where=STAR_WHERE + REF3_POS,
+    uses=("kkt-multiplier-unique",),
+    note="As kkt-eq11-stationary-g2 with G = 3: output a has a stochastic reward on three levels, "
+         "b and c deterministic rewards on the upper two (so ties, wins and losses all occur and P_3 "
+         "depends on the gap ratio g_1 : g_2; with two levels P_3 would be a multiple of P_2).",
+))
+
+CLAIMS.append(Identity(
+    id="kkt-eq11-reference-normalised-g2",
+    title="The reference policy solved from (11) sums to one",
+    ref=Ref("2.3", eq="11"),
+    lhs=sp.Add(*REF2.values()), rhs=1,
+    domain=_DOM2, where=STAR_WHERE,
+    note="Consistency of (11): sum_o (1 - (P(o) - E P)/beta) pi(o) = 1 - 0.  G = 2, three outputs.",
+))
+
+for _G, _PG, _KD in ((2, PG2_STAR, KERNEL2_DOMAIN), (3, PG3_STAR, KERNEL3G_DOMAIN)):
+    CLAIMS.append(Identity(
+        id=f"pg-on-policy-mean-zero-g{_G}",
+        title=f"G = {_G}: on-policy, the expected group-relative preference of a random output is zero",
+        ref=Ref("2.3", eq="11", note="the term E_{o' ~ pi}[P_G(o' | pi)]"),
+        lhs=expected(STAR, _PG), rhs=0,
+        domain={**STAR_DOMAIN, **_KD}, where=STAR_WHERE,
+        note="E_{o ~ pi}[P_G(o | pi)] = E[A_1] over a group drawn from pi = (1/G) E[sum_i A_i] = 0. "
+             "The term the paper subtracts in (11) is therefore 0 for every G (an observation, not "
+             "an error).  Three outputs, stochastic rewards.",
+    ))
+
+# ---- boundary stationary policies: (11) fails when pi_ref has mass outside supp(pi)
+x = R("x")                                    # pi(a) over the two outputs a, b
+delta = R("delta", positive=True)
+rb = R("r_b", real=True)
+_DET2 = {"a": point_mass(rb + delta), "b": point_mass(rb)}   # deterministic, r(a) > r(b)
+_POINT = Categorical(["a", "b"], [1, 0])                      # pi_old = pi* = delta_a
+_PG_POINT = pg_vector(_POINT, _DET2.__getitem__, 2)           # P_2(a | delta_a) = 0, P_2(b | .) = -1
+_J_POINT = x * _PG_POINT["a"] + (1 - x) * _PG_POINT["b"] - beta * (fa / x - sp.log(fa / x) - 1)
+_POINT_DOMAIN = {fa: OPEN_UNIT, beta: POS, rb: REAL, delta: POS}
+_POINT_WHERE = (beta < 4 * fa,)
+
+CLAIMS.append(Maximiser(
+    id="stationary-boundary-point-mass-maximiser",
+    title="A point mass on the better answer can be a stationary policy (global maximiser)",
+    ref=Ref("2.3", note="'for each maximum'; stationary policy as defined in Section 1.3"),
+    objective=_J_POINT, wrt=(x,), at={x: 1}, over={x: LOPEN_UNIT},
+    domain=_POINT_DOMAIN, where=_POINT_WHERE,
+    note="Two outputs, G = 2, deterministic rewards r(a) > r(b), pi_old = delta_a.  Then "
+         "P_2(a | delta_a) = 0, P_2(b | delta_a) = -1 and KL_0(pi || ref; delta_a) = ref_a/x - "
+         "log(ref_a/x) - 1 (outputs outside supp(pi_old) do not enter the expectation).  J'(x) = "
+         "(x^2 - beta x + beta ref_a)/x^2 > 0 when beta < 4 ref_a, so x = 1 is the global maximiser "
+         "of J(. | pi_old = delta_a): delta_a is a stationary policy.  pi_ref(b) = 1 - ref_a > 0, "
+         "and Section 1.3's assumption (supp pi in supp pi_ref) holds.",
+))
+
+_EP_POINT = _PG_POINT["a"]  # E_{o ~ delta_a}[P_2(o | delta_a)]
+CLAIMS.append(Identity(
+    id="kkt-eq11-at-boundary-maximiser",
+    title="(11) as stated, at the point-mass stationary policy: (1 - (P_G(a) - E P_G)/beta) pi(a) = pi_ref(a)",
+    ref=Ref("2.3", eq="11", note="'for each maximum, either pi(o) = 0 or (11)'"),
+    lhs=(1 - (_PG_POINT["a"] - _EP_POINT) / beta) * 1, rhs=fa,
+    domain=_POINT_DOMAIN, where=_POINT_WHERE,
+    uses=("stationary-boundary-point-mass-maximiser",),
+    expect=refuted("at the stationary policy delta_a (beta < 4 pi_ref(a)) (11) reads 1 = pi_ref(a): "
+                   "Appendix A's 'using sum pi = 1' needs pi_ref(supp pi) = 1; in general "
+                   "lambda = E[P_G] - beta (1 - pi_ref(supp pi))"),
+    note="pi(a) = 1 > 0, so the paper's dichotomy requires (11) at a; it holds only if pi_ref(a) = 1. "
+         "Counterexample e.g. pi_ref(a) = 1/2, beta = 1.  Corrected: kkt-multiplier-partial-support "
+         "and kkt-boundary-multiplier-nonnegative.",
+))
+
+_YS = {"a": ya, "b": 1 - ya}          # pi supported on {a, b}, pi(c) = 0
+_FS = fa + fb                        # pi_ref(supp pi), pi_ref(c) = 1 - fa - fb > 0
+_EU_S = expected(_YS, U)
+CLAIMS.append(Chain(
+    id="kkt-multiplier-partial-support",
+    title="Corrected last step: with pi(c) = 0 the multiplier is E[P_G] - beta (1 - pi_ref(supp pi))",
+    ref=Ref("Appendix A", eq="11", note="'By using the constraint', corrected for boundary policies"),
+    steps=[
+        Step(sp.Eq(fa + fb, sum((1 - (U[o] - lam) / beta) * _YS[o] for o in ("a", "b"))),
+             because="sum the on-policy display over the support {a, b} of pi"),
+        Step(sp.Eq(_FS, 1 - (_EU_S - lam) / beta), because="pi sums to one on its support"),
+        Step(sp.Eq(lam / beta, _EU_S / beta - (1 - _FS)), relation="equivalent", multiply_by=-1,
+             because="rearrange: lambda = E_pi[P_G] - beta (1 - pi_ref(S))"),
+    ],
+    domain={ya: OPEN_UNIT, fa: OPEN_UNIT, fb: OPEN_UNIT, beta: POS, lam: REAL, ua: REAL, ub: REAL},
+    where=(fa + fb < 1,),
+    uses=("kkt-eq11-at-boundary-maximiser", "kkt-appendix-a-on-policy-chain"),
+    note="Three outputs, pi(c) = 0 < pi_ref(c).  Substituting lambda, the corrected condition for "
+         "pi(o) > 0 is (pi_ref(S) - (P_G(o) - E_pi[P_G])/beta) pi(o) = pi_ref(o), S = supp pi; it is "
+         "(11) exactly when pi_ref(S) = 1 (e.g. pi has full support).",
+))
+
+CLAIMS.append(Root(
+    id="kkt-multiplier-partial-support-unique",
+    title="With pi(c) = 0, the normalisation over the support fixes lambda = E[P_G] - beta (1 - pi_ref(S))",
+    ref=Ref("Appendix A", eq="11", note="'By using the constraint', corrected for boundary policies"),
+    equation=sp.Eq(fa + fb, sum((1 - (U[o] - lam) / beta) * _YS[o] for o in ("a", "b"))),
+    var=lam, value=_EU_S - beta * (1 - _FS), interval=REAL, unique=True,
+    domain={ya: OPEN_UNIT, fa: OPEN_UNIT, fb: OPEN_UNIT, beta: POS, ua: REAL, ub: REAL},
+    where=(fa + fb < 1,),
+    uses=("kkt-multiplier-partial-support",),
+    note="Three outputs, supp pi = {a, b}, pi_ref(c) = 1 - pi_ref(a) - pi_ref(b) > 0: lambda differs "
+         "from E_pi[P_G] by beta pi_ref(c), which is why (11) fails at such policies.",
+))
+
+CLAIMS.append(Inequality(
+    id="kkt-boundary-multiplier-nonnegative",
+    title="At the point-mass stationary policy the corrected KKT multipliers are admissible",
+    ref=Ref("Appendix A", note="non-negativity, with the corrected multiplier"),
+    lhs=(_EP_POINT - beta * (1 - fa)) - _PG_POINT["b"], op=">=", rhs=0,
+    domain=_POINT_DOMAIN, where=_POINT_WHERE,
+    uses=("kkt-eq11-at-boundary-maximiser", "kkt-multiplier-partial-support"),
+    note="gamma_b = lambda - P_2(b | delta_a) with lambda = E[P_2] - beta (1 - pi_ref(a)) "
+         "= 1 - beta (1 - pi_ref(a)) >= 0 on beta < 4 pi_ref(a) (as 4 p (1 - p) <= 1): the full KKT "
+         "system holds at delta_a with the corrected multiplier.",
+))
+
+# ============================================================ the bound P_G < E[P_G] + beta
+pg_o, ep, piv, refv = R("P_o", real=True), R("E_P", real=True), R("pi_o"), R("ref_o")
+_EQ11_GENERIC = sp.Eq((1 - (pg_o - ep) / beta) * piv, refv)
+_BOUND_DOMAIN = {piv: LOPEN_UNIT, refv: LOPEN_UNIT, beta: POS, ep: REAL}
+
+CLAIMS.append(Root(
+    id="stationary-pg-solved-from-eq11",
+    title="Given pi(o) > 0, (11) determines P_G(o | pi) uniquely as E[P_G] + beta (1 - pi_ref(o)/pi(o))",
+    ref=Ref("2.3", eq="11", note="sentence after (11): 'it must hold'"),
+    equation=_EQ11_GENERIC, var=pg_o, value=ep + beta * (1 - refv / piv), interval=REAL, unique=True,
+    domain=_BOUND_DOMAIN,
+    uses=("kkt-eq11-stationary-g2",),
+    note="(11) is linear in P_G(o) with slope -pi(o)/beta != 0.  pi(o) in (0, 1]; pi_ref(o) in (0, 1] "
+         "by Section 1.3 (supp pi in supp pi_ref).",
+))
+
+# two outputs, G = 2, deterministic r(a) > r(b): P_2(a | pi) = pi(b), P_2(b | pi) = -pi(a)
+_PI2 = Categorical(["a", "b"], [x, 1 - x])
+_PG2_TWO = pg_vector(_PI2, _DET2.__getitem__, 2)
+_PI2D = {"a": x, "b": 1 - x}
+_EP2_TWO = expected(_PI2D, _PG2_TWO)
+_REF_TWO = ref_from_eq11(_PG2_TWO, _PI2D, beta)
+
+CLAIMS.append(Inequality(
+    id="stationary-within-beta-two-sided",
+    title="Reading 'within an additive constant beta' two-sidedly: |P_G(o) - E[P_G]| < beta at stationary policies",
+    ref=Ref("2.3", note="sentence after the bound: 'within an additive constant of beta'"),
+    lhs=sp.Abs(_PG2_TWO["b"] - _EP2_TWO), op="<", rhs=beta,
+    domain={x: sp.Interval.open(sp.Rational(1, 2), 1), beta: POS, rb: REAL, delta: POS},
+    where=(_REF_TWO["a"] > 0,),
+    uses=("stationary-two-output-local-maximiser",),
+    expect=refuted("only the upper bound P_G(o) < E[P_G] + beta holds; below, P_G(o) - E[P_G] is "
+                   "unbounded by beta (two answers, pi(a) = 0.9, beta = 0.2: P_2(b) - E = -0.9)"),
+    note="Two outputs, G = 2, deterministic rewards r(a) > r(b), pi(a) = x in (1/2, 1); pi_ref is "
+         "solved from (11) (positive iff 1 - x < beta).  The stationary policy pi(a) = x is a local "
+         "maximiser there (stationary-two-output-local-maximiser).  Corrected: "
+         "stationary-pg-below-mean-plus-beta.",
+))
+
+CLAIMS.append(Inequality(
+    id="stationary-pg-below-mean-plus-beta",
+    title="Outputs with positive probability at a stationary policy have P_G(o) < E[P_G] + beta",
+    ref=Ref("2.3", note="display after (11): P_G(o | pi) < E[P_G] + beta"),
+    lhs=ep + beta * (1 - refv / piv), op="<", rhs=ep + beta,
+    domain=_BOUND_DOMAIN,
+    uses=("stationary-pg-solved-from-eq11", "stationary-within-beta-two-sided"),
+    note="The value of P_G(o) forced by (11) is below E[P_G] + beta because pi_ref(o)/pi(o) > 0. "
+         "Strict only with pi_ref(o) > 0 (Section 1.3); pi_ref(o) = 0 would give equality.  "
+         "This is the one-sided statement the paper's display makes.",
+))
+
+refs_ = R("ref_S")
+CLAIMS.append(Inequality(
+    id="stationary-pg-bound-partial-support",
+    title="The bound P_G(o) < E[P_G] + beta also holds at boundary stationary policies",
+    ref=Ref("2.3", note="display after (11), with the corrected multiplier"),
+    lhs=ep + beta * (refs_ - refv / piv), op="<", rhs=ep + beta,
+    domain={**_BOUND_DOMAIN, refs_: LOPEN_UNIT},
+    where=(refv <= refs_,),
+    uses=("kkt-multiplier-partial-support",),
+    note="From the corrected condition (pi_ref(S) - (P_G(o) - E P_G)/beta) pi(o) = pi_ref(o): "
+         "P_G(o) - E P_G = beta (pi_ref(S) - pi_ref(o)/pi(o)) < beta pi_ref(S) <= beta.  So the "
+         "paper's bound survives the gap in (11).",
+))
+
+# ============================================================ g(x) = 1/(1 - x)
+xx = R("x_o", real=True)
+CLAIMS.append(Chain(
+    id="stationary-g-rewrite",
+    title="(11) rewritten as pi(o) = g((P_G(o) - E[P_G])/beta) pi_ref(o), g(x) = 1/(1 - x)",
+    ref=Ref("2.3", note="display after the bound, with g(x) = 1/(1 - x)"),
+    steps=[
+        Step(sp.Eq((1 - (pg_o - ep) / beta) * piv, refv), because="Eq. (11)"),
+        Step(sp.Eq(piv, g((pg_o - ep) / beta) * refv), relation="equivalent",
+             multiply_by=1 / (1 - (pg_o - ep) / beta),
+             because="divide by 1 - (P_G(o) - E P_G)/beta, positive by the bound"),
+    ],
+    domain={pg_o: REAL, ep: REAL, beta: POS, piv: LOPEN_UNIT, refv: LOPEN_UNIT},
+    where=(pg_o - ep < beta,),
+    uses=("stationary-pg-below-mean-plus-beta",),
+    note="The division is legitimate because the bound P_G(o) < E[P_G] + beta (in the domain) keeps "
+         "the bracket positive.",
+))
+
+CLAIMS.append(Monotonic(
+    id="stationary-g-increasing",
+    title="g(x) = 1/(1 - x) is increasing: a larger relative preference means more mass than pi_ref",
+    ref=Ref("2.3", note="g display; Section 1.2 'a function that increases with the expected advantage'"),
+    expr=g(xx), var=xx, direction="increasing",
+    domain={xx: sp.Interval.open(-sp.oo, 1)},
+    note="On x < 1, the range of (P_G(o) - E P_G)/beta at stationary policies.",
+))
+
+CLAIMS.append(Inequality(
+    id="stationary-g-positive-fixes-one",
+    title="g(x) - 1 has the sign of x: outputs preferred above average get more mass than under pi_ref",
+    ref=Ref("2.3", note="g display"),
+    lhs=(g(xx) - 1) * xx, op=">=", rhs=0,
+    domain={xx: sp.Interval.open(-sp.oo, 1)},
+    note="(g(x) - 1) x = x^2/(1 - x) >= 0: outputs with P_G(o) above E[P_G] get pi(o) > pi_ref(o), "
+         "those below get less, g(0) = 1.",
+))
+
+x1, x2 = R("x_1", real=True), R("x_2", real=True)
+CLAIMS.append(Identity(
+    id="stationary-g-not-logarithmic-pooling",
+    title="GRPO's aggregation differs from logarithmic pooling (probability ratios are not exponential)",
+    ref=Ref("2.3", note="'the aggregation of preferences is different than logarithmic pooling'"),
+    lhs=g(x1) / g(x2), rhs=sp.exp(x1 - x2),
+    domain={x1: sp.Interval.open(-sp.oo, 1), x2: sp.Interval.open(-sp.oo, 1)},
+    expect=not_in_general("the paper says GRPO's aggregation is not logarithmic pooling: "
+                          "pi(o)/pi(o') / (ref(o)/ref(o')) = g(x)/g(x') is not exp(x - x')"),
+    note="Logarithmic pooling (KL-regularised RLHF) gives pi(o) proportional to pi_ref(o) exp(P(o)/beta), "
+         "so pi(o) pi_ref(o')/(pi_ref(o) pi(o')) = exp(x_o - x_o'); GRPO gives g(x_o)/g(x_o').  Ratios "
+         "are free of the normalising constants, so this compares the aggregation rules fairly.",
+))
+
+# ============================================================ (12): groups of two
+_STAR_LAW_PG = pg_vector(STAR_LAW, KERNEL3.__getitem__, 2)
+_MIX = mixture(STAR_LAW, KERNEL3.__getitem__)
+_WIN = ordered_prob(KERNEL3["a"], _MIX, LEVELS3, lambda i, j: i > j)
+_LOSS = ordered_prob(KERNEL3["a"], _MIX, LEVELS3, lambda i, j: i < j)
+CLAIMS.append(Identity(
+    id="stationary-eq12-groups-of-two",
+    title="For groups of two, (11) is (12): the bracket uses P(r > r') - P(r < r') with o' ~ pi",
+    ref=Ref("2.3", eq="12"),
+    lhs=(1 - (_STAR_LAW_PG["a"] - expected(STAR, _STAR_LAW_PG)) / beta) * pa,
+    rhs=(1 - (_WIN - _LOSS) / beta) * pa,
+    domain={**STAR_DOMAIN, **KERNEL3_DOMAIN, beta: POS}, where=STAR_WHERE,
+    uses=("pg-on-policy-mean-zero-g2", "p2-is-win-minus-loss-probability"),
+    note="Left: (11)'s left side for G = 2 from the Section 2.1 definition; right: (12)'s left side "
+         "with P_{o' ~ pi}[r > r' | o] computed directly for independent stochastic rewards on three "
+         "levels.  Holds because E_pi[P_2(o' | pi)] = 0.  Output a of three.",
+))
+
+# ============================================================ (13): large groups
+ra_, rb_, rc_ = R("r_a", real=True), R("r_b3", real=True), R("r_c", real=True)
+d1, d2 = R("d_1", positive=True), R("d_2", positive=True)
+RW = {"a": ra_, "b": ra_ + d1, "c": ra_ + d1 + d2}     # distinct expected rewards
+SIG = reward_std(STAR, RW)
+P_INF = {o: (RW[o] - expected(STAR, RW)) / SIG for o in OUT}
+_RW_DOMAIN = {ra_: REAL, d1: POS, d2: POS}
+
+CLAIMS.append(Identity(
+    id="pg-large-group-on-policy-mean-zero",
+    title="Large groups: the standardised reward has mean zero under the policy",
+    ref=Ref("2.3", eq="13"),
+    lhs=expected(STAR, P_INF), rhs=0,
+    domain={**STAR_DOMAIN, **_RW_DOMAIN}, where=STAR_WHERE,
+    note="P_inf(o | pi) = (r(o) - E_pi r)/sigma(pi) (Section 2.1, R_inf) has E_pi[P_inf] = 0. "
+         "Three outputs with distinct expected rewards.",
+))
+
+CLAIMS.append(Identity(
+    id="stationary-eq13-large-groups",
+    title="For large groups, (11) with P_inf = (r - E r)/sigma is (13)",
+    ref=Ref("2.3", eq="13"),
+    lhs=(1 - (P_INF["a"] - expected(STAR, P_INF)) / beta) * pa,
+    rhs=(1 - (RW["a"] - expected(STAR, RW)) / (beta * SIG)) * pa,
+    domain={**STAR_DOMAIN, **_RW_DOMAIN, beta: POS}, where=STAR_WHERE,
+    uses=("pg-large-group-on-policy-mean-zero", "reward-pref-binary-limit-r-inf"),
+    note="Substituting the large-group preference of Section 2.1.  For stochastic rewards r(o) is the "
+         "expected reward and sigma the std of the reward (output and reward noise) under pi.",
+))
+
+p = R("p")
+_LIM_P = sp.Interval(sp.Rational(1, 10), sp.Rational(9, 10))
+Gs, ks = sp.Symbol("G", integer=True, positive=True), sp.Symbol("k", integer=True, nonnegative=True)
+CLAIMS.append(Identity(
+    id="pg-on-policy-mean-zero-binary-any-g",
+    title="Two answers, any group size: on-policy, the expected group-relative preference is zero",
+    ref=Ref("2.3", eq="11", note="the term E_{o' ~ pi}[P_G(o' | pi)], binary questions"),
+    lhs=pg_expected_binary(Gs, ks, p, p), rhs=0,
+    domain={p: OPEN_UNIT, Gs: sp.Range(2, 41)},
+    uses=("pg-binary-closed-form-g2", "pg-binary-closed-form-g3", "pg-binary-closed-form-g4"),
+    note="E_{o ~ pi}[P_G(o | pi)] for deterministic r(a) > r(b), pi(a) = p, as the binomial sum of "
+         "Section 2.1 (pg-binary-closed-form-g*), for G = 2..40.",
+))
+
+CLAIMS.append(Limit(
+    id="stationary-eq11-tends-to-eq13-binary",
+    title="Two answers: the bracket of (11) tends to that of (13) as the group grows",
+    ref=Ref("2.3", eq="13", note="'For the limit of large group sizes, (11) corresponds to'"),
+    expr=1 - pg_reward_one(Gs, ks, p) / beta,
+    var=Gs, point=sp.oo, direction="-",
+    value=1 - (1 - p) / (beta * sp.sqrt(p * (1 - p))),
+    domain={p: _LIM_P, beta: POS},
+    uses=("pg-binary-limit-high-reward", "stationary-eq13-large-groups",
+          "pg-on-policy-mean-zero-binary-any-g"),
+    note="Deterministic rewards r(a) > r(b), pi(a) = p, pi_old = pi: the bracket of (11) is "
+         "1 - (P_G(a | pi) - 0)/beta (the expectation term is 0, pg-on-policy-mean-zero-binary-any-g) "
+         "and P_G(a | pi) -> sqrt((1-p)/p) = (r(a) - E r)/sigma, the bracket of (13). "
+         "p in [1/10, 9/10] so that the numeric ladder (G up to 1024) converges.",
+))
+
+# ============================================================ effective regularisation beta * sigma
+_REF13 = {o: (1 - (RW[o] - expected(STAR, RW)) / (beta * SIG)) * STAR[o] for o in OUT}
+CLAIMS.append(Stationary(
+    id="effective-reg-beta-sigma",
+    title="(13) is the KKT condition of expected reward with regularisation constant beta * sigma",
+    ref=Ref("2.3", eq="13", note="paragraph after (13): effective regularisation beta sigma(pi)"),
+    objective=expected(Y, RW) - beta * SIG * kl0(Y, _REF13, OLDF),
+    wrt=(ya, yb, yc), at=AT_STAR, frozen=ON_STAR, simplex=True,
+    domain={**STAR_DOMAIN, **_RW_DOMAIN, beta: POS},
+    where=STAR_WHERE + tuple(_REF13[o] > 0 for o in OUT),
+    uses=("stationary-eq13-large-groups",),
+    note="pi* satisfying (13) is stationary for E_pi[r] - (beta sigma(pi*)) KL_0(pi || ref; pi_old) "
+         "(pi_old frozen, then = pi*): normalising rewards by sigma is the same as scaling beta by "
+         "sigma.  Three outputs, unnormalised rewards r(o).",
+))
+
+dd = R("Delta", positive=True)
+CLAIMS.append(Monotonic(
+    id="effective-reg-decreasing-two-outputs",
+    title="Two outputs: the effective regularisation beta * sigma decreases as the policy concentrates",
+    ref=Ref("2.3", note="paragraph after (13): more concentrated policy, smaller sigma"),
+    expr=beta * dd * sp.sqrt(p * (1 - p)), var=p, direction="decreasing",
+    domain={p: sp.Interval.Ropen(sp.Rational(1, 2), 1), beta: POS, dd: POS},
+    uses=("effective-reg-more-concentrated-smaller-sigma",),
+    note="sigma(pi) = |r(a) - r(b)| sqrt(p (1 - p)) with p = max_o pi(o) in [1/2, 1).",
+))
+
+CLAIMS.append(Limit(
+    id="effective-reg-vanishes-at-point-mass",
+    title="As the policy concentrates on one output, sigma and the effective regularisation vanish",
+    ref=Ref("2.3", note="paragraph after (13)"),
+    expr=beta * reward_std({"a": p, "b": (1 - p) * sb, "c": (1 - p) * (1 - sb)}, RW),
+    var=p, point=1, direction="-", value=0,
+    domain={sb: UNIT, beta: POS, **_RW_DOMAIN},
+    uses=("effective-reg-more-concentrated-smaller-sigma",),
+    note="Three outputs, the remaining mass split in any proportion s : 1 - s.",
+))
+
+q1, q2, q3, q4 = R("q_1"), R("q_2"), R("q_3"), R("q_4")
+_P1 = {"a": q1, "b": q2, "c": 1 - q1 - q2}    # a is the most likely output under both
+_P2 = {"a": q3, "b": q4, "c": 1 - q3 - q4}
+CLAIMS.append(Inequality(
+    id="effective-reg-more-concentrated-smaller-sigma",
+    title="Literal reading: a policy more concentrated on a single output has a smaller reward std",
+    ref=Ref("2.3", note="paragraph after (13): 'the more concentrated ... the smaller sigma'"),
+    lhs=reward_std(_P2, RW), op="<=", rhs=reward_std(_P1, RW),
+    domain={q1: UNIT, q2: UNIT, q3: UNIT, q4: UNIT, **_RW_DOMAIN},
+    where=(q1 + q2 <= 1, q3 + q4 <= 1, q2 <= q1, 1 - q1 - q2 <= q1, q4 <= q3, 1 - q3 - q4 <= q3,
+           q3 >= q1),
+    expect=refuted("with three or more outputs more mass on the top output can raise sigma: "
+                   "rewards (0, 0.01, 1): pi = (1/2, 1/2, 0) has sigma 0.005, (0.6, 0, 0.4) has sigma ~ 0.49"),
+    note="'More concentrated on a single output' read as: the largest probability (on the same output "
+         "a) is larger.  True for two outputs (effective-reg-decreasing-two-outputs) and in the limit "
+         "of a point mass (effective-reg-vanishes-at-point-mass), not monotone in general.",
+))
+
+# ============================================================ stationary policies as maximisers
+_BIG_BETA = {**STAR_DOMAIN, **KERNEL2_DOMAIN, beta: sp.Interval(2, sp.oo)}
+_OVER3 = {ya: OPEN_UNIT, yb: OPEN_UNIT}
+_YN_OBJ = {"a": ya, "b": yb, "c": 1 - ya - yb}
+CLAIMS.append(Maximiser(
+    id="stationary-eq11-local-maximiser-g2",
+    title="G = 2, three outputs, beta >= 2: a policy satisfying (11) is a local maximiser",
+    ref=Ref("2.3", eq="11", note="'we consider the maxima'; stationary policy of Section 1.3"),
+    objective=objective(_YN_OBJ, {o: PG2_OLD[o].subs(oc, 1 - oa - ob) for o in OUT}, REF2,
+                        {"a": oa, "b": ob, "c": 1 - oa - ob}, beta),
+    wrt=(ya, yb), at={ya: pa, yb: pb}, over=_OVER3, over_where=(ya + yb < 1,),
+    frozen={oa: pa, ob: pb}, scope="local",
+    domain=_BIG_BETA, where=STAR_WHERE,
+    uses=("kkt-eq11-stationary-g2",),
+    note="J(. | pi_old = pi*) over the simplex.  With old = pi, the Hessian of J is diagonal with "
+         "entries -beta (2 pi_ref(o) - pi(o))/pi(o)^2, and 2 pi_ref(o)/pi(o) = 2 - 2 P_2(o)/beta >= 1 "
+         "when beta >= 2 (|P_2| <= 1, E P_2 = 0), so (11) gives a strict local maximum.  For smaller "
+         "beta, and globally, it need not (see tests/test_derivations_s2_3.py).",
+))
+
+z = R("z")                                    # pi(a), the variable optimised
+_REF_TWO_P = {o: v.subs(x, p) for o, v in _REF_TWO.items()}
+CLAIMS.append(Maximiser(
+    id="stationary-two-output-local-maximiser",
+    title="Two answers, G = 2: the solution of (11) with more mass on the better answer is a local maximiser",
+    ref=Ref("2.3", eq="11", note="'we consider the maxima'"),
+    objective=z * _PG2_TWO["a"].subs(x, oa) + (1 - z) * _PG2_TWO["b"].subs(x, oa)
+    - beta * kl0({"a": z, "b": 1 - z}, _REF_TWO_P, {"a": oa, "b": 1 - oa}),
+    wrt=(z,), at={z: p}, over={z: OPEN_UNIT}, frozen={oa: p}, scope="local",
+    domain={p: sp.Interval.open(sp.Rational(1, 2), 1), beta: POS, rb: REAL, delta: POS},
+    where=(1 - p < beta,),
+    note="Deterministic r(a) > r(b), pi(a) = p > 1/2, pi_ref solved from (11) at p (positive iff "
+         "1 - p < beta).  With pi_old = p the second derivative of J is "
+         "-beta [(1 - 2(1-p)/beta)/p + (1 + 2p/beta)/(1-p)] < 0.",
+))
+
+# ============================================================ statements not checked mechanically
+UNCHECKABLE = [
+    {"id": "s23-objective-expectation-over-contexts",
+     "ref": Ref("2.3", note="first display: J_GRPO(theta) = E_{q ~ mu}[J_GRPO(pi_theta(.|q) | q)]"),
+     "statement": "The GRPO objective is the average over contexts of the per-context objective.",
+     "reason": "A definition / restatement of Eq. (1) without clipping; the per-context part is checked "
+               "by s23-objective-reward-pref-minus-penalty-g2 and the outer expectation is linear."},
+    {"id": "s23-nonlinear-programme",
+     "ref": Ref("2.3", note="display 'maximise J over pi subject to pi >= 0, sum pi = 1'; also Appendix A"),
+     "statement": "Stationary policies are the maxima of J(. | q) over the probability simplex, taken "
+                  "with pi_old = pi.",
+     "reason": "A definition of the problem; its content is exercised by the Maximiser and Stationary "
+               "claims (stationary-*-maximiser, kkt-eq11-stationary-g*)."},
+    {"id": "s23-kkt-theorem-cited",
+     "ref": Ref("Appendix A", note="'By the KKT conditions, if pi is a local optimum, then there exist "
+                                   "constants gamma_o and lambda'"),
+     "statement": "At a local optimum of the simplex-constrained problem KKT multipliers exist.",
+     "reason": "A cited theorem (Ruszczynski, 2006; linear constraints, so no constraint qualification "
+               "issue); we check its conclusion at the instances (kkt-boundary-multiplier-nonnegative, "
+               "kkt-eq11-stationary-g*), not the theorem."},
+    {"id": "s23-gamma-zero-typo",
+     "ref": Ref("Appendix A", note="non-negativity line 'gamma_0 >= 0'"),
+     "statement": "Finding (typo): the non-negativity condition is written gamma_0 >= 0; it should be "
+                  "gamma_o >= 0 for every output o.",
+     "reason": "A subscript typo in notation; the chains use gamma_o >= 0 (kkt-complementary-slackness-"
+               "interior).  The conclusion 'pi(o) = 0 or (11)' does not depend on the sign condition."},
+    {"id": "s23-details-in-appendix",
+     "ref": Ref("2.3", eq="11", note="'The details are provided in Appendix A'"),
+     "statement": "Pointer to Appendix A.",
+     "reason": "A cross-reference, no mathematical content."},
+    {"id": "s23-fixed-point-equation",
+     "ref": Ref("2.3", note="last paragraph: (11) is a fixed-point equation for pi; (12), (13) for G = 2 "
+                            "and large groups; closed forms in some cases"),
+     "statement": "(11) is a fixed-point equation in pi (P_G(o | pi) depends on pi); (12) and (13) are its "
+                  "forms for G = 2 and G -> oo; closed forms exist for binary questions.",
+     "reason": "A characterisation and a forward reference to Section 2.3.1; the specialisations are "
+               "checked (stationary-eq12-groups-of-two, stationary-eq13-large-groups), the closed forms "
+               "belong to Section 2.3.1 / Appendix B."},
+    {"id": "s23-effective-reg-interpretation",
+     "ref": Ref("2.3", note="paragraph after (13): 'can be interpreted as'"),
+     "statement": "Normalising rewards by sigma can be interpreted as an effective regularisation beta "
+                  "sigma; a smaller effective weight goes on the penalty than on the reward preference.",
+     "reason": "An interpretation; its mathematical content is effective-reg-beta-sigma (holds) and the "
+               "concentration statement effective-reg-* (refuted as a general monotone statement)."},
+]
