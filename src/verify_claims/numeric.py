@@ -688,7 +688,12 @@ def _roots_in(ev, poly, p, x, iv, settings):
         if len(coeffs) <= 1:
             return []
         with mpmath.workdps(dps):
-            roots = mpmath.polyroots(coeffs, maxsteps=200, extraprec=2 * dps)
+            try:
+                roots = mpmath.polyroots(coeffs, maxsteps=200, extraprec=2 * dps)
+            except mpmath.libmp.NoConvergence:
+                # coefficients spread over many orders of magnitude (a parameter pressed to
+                # 1e20 against another at 1e-15): Durand-Kerner needs more steps and digits
+                roots = mpmath.polyroots(coeffs, maxsteps=2000, extraprec=8 * dps)
         out = []
         for r in roots:
             if isinstance(r, mpmath.mpc):
