@@ -172,6 +172,23 @@ CLAIMS.append(Maximiser(
 ))
 
 CLAIMS.append(Maximiser(
+    id="binary-g2-closed-form-frozen-local-maximiser-instance",
+    title="Groups of two, beta/gamma = 3/2, pi_ref(a | q) = 1/1000: (14) is a local maximiser of the "
+          "GRPO objective with the old policy held at (14)",
+    ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; Section 2.3.1, Eq. (14)"),
+    objective=gamma * (x - old) - beta * penalty_binary(x, old, ref),
+    wrt=(x,), at={x: P14}, over={x: OPEN_UNIT}, frozen={old: P14}, scope="local",
+    domain={beta: sp.FiniteSet(sp.Rational(3, 2)), gamma: sp.FiniteSet(1),
+            ref: sp.FiniteSet(sp.Rational(1, 1000))},
+    expect=refuted("here (14) = 0.00298 is a strict local minimum of the objective with pi_old held "
+                   "at it (second derivative about +164): not even a local maximum"),
+    uses=("binary-g2-closed-form-maximises-frozen-objective",),
+    note="One parameter point (a finite instance) showing the strong form of the finding: "
+         "d^2/dx^2 = -beta ((2 ref - x)/x^2 + (1 - 2 ref + x)/(1 - x)^2) at x = pi_old = (14) is "
+         "positive whenever (14) exceeds about 2 pi_ref by enough, e.g. here.",
+))
+
+CLAIMS.append(Maximiser(
     id="binary-g2-closed-form-maximises-on-policy-potential",
     title="Groups of two: (14) is the unique maximiser of gamma pi(a) - beta KL(pi_ref || pi), whose "
           "gradient is the on-policy GRPO gradient",
@@ -288,48 +305,30 @@ CLAIMS.append(Inequality(
          "quantity, hence continuous (indeed smooth) in pi_ref on (0, 1].",
 ))
 
+e = R("e")  # |1 - beta/gamma|: the two cases of the limit at pi_ref -> 0+
 CLAIMS.append(Limit(
-    id="binary-g2-pi-ref-zero-right-limit",
-    title="Groups of two: as pi_ref(a | q) -> 0+, (14) tends to max(1 - beta/gamma, 0)",
-    ref=Ref("2.3.1", eq="14", note="discontinuity at pi_ref(a | q) = 0"),
-    expr=P14, var=ref, point=0, direction="+", value=sp.Max(1 - C, 0),
-    domain={beta: POS, gamma: GAMMA_SET},
-    note="One-sided: pi_ref is a probability.",
-))
-
-CLAIMS.append(Inequality(
     id="binary-g2-jump-at-pi-ref-zero-when-beta-lt-gamma",
-    title="Groups of two: for beta < gamma the right limit at pi_ref = 0 is positive, while the "
-          "policy there is 0 (a jump)",
+    title="Groups of two, beta < gamma: as pi_ref(a | q) -> 0+, (14) tends to 1 - beta/gamma > 0, "
+          "while the policy at pi_ref = 0 is 0 (a jump)",
     ref=Ref("2.3.1", eq="14", note="'discontinuous whenever beta < gamma'"),
-    lhs=sp.Max(1 - C, 0), op=">", rhs=0,
-    domain={beta: POS, gamma: GAMMA_SET}, where=(beta < gamma,),
-    uses=("binary-g2-pi-ref-zero-right-limit",),
-    note="At pi_ref(a | q) = 0 the policy is 0 (support of pi_theta within that of pi_ref).",
-))
-
-CLAIMS.append(Identity(
-    id="binary-g2-continuous-at-pi-ref-zero-when-beta-ge-gamma",
-    title="Groups of two: for beta >= gamma the right limit at pi_ref = 0 is 0, the policy value "
-          "there (no jump)",
-    ref=Ref("2.3.1", eq="14", note="'discontinuous whenever beta < gamma': only then"),
-    lhs=sp.Max(1 - C, 0), rhs=0,
-    domain={beta: POS, gamma: GAMMA_SET}, where=(beta >= gamma,),
-    uses=("binary-g2-pi-ref-zero-right-limit",),
-    note="Together with binary-g2-jump-at-pi-ref-zero-when-beta-lt-gamma: discontinuous at 0 "
-         "exactly when beta < gamma.",
+    expr=closed_form_g2(gamma * (1 - e), gamma, ref), var=ref, point=0, direction="+", value=e,
+    domain={gamma: GAMMA_SET, e: OPEN_UNIT},
+    note="beta < gamma written as beta = gamma (1 - e), e = 1 - beta/gamma in (0, 1), so that the "
+         "limit max(1 - beta/gamma, 0) has a sign sympy can see.  One-sided: pi_ref is a "
+         "probability.  The limit e > 0 differs from the policy value 0 at pi_ref(a | q) = 0 "
+         "(support of pi_theta within that of pi_ref): a jump of size 1 - beta/gamma.",
 ))
 
 CLAIMS.append(Limit(
-    id="binary-g2-penalty-infinite-off-support",
-    title="The KL_0 penalty of a policy with pi_theta(a | q) > 0 grows without bound as "
-          "pi_ref(a | q) -> 0",
-    ref=Ref("2.3.1", note="'when pi_ref(a | q) = 0, then pi_theta(a | q) = 0'"),
-    expr=penalty_binary(x, old, ref), var=ref, point=0, direction="+", value=sp.oo,
-    domain={x: OPEN_UNIT, old: OPEN_UNIT},
-    note="Why the policy vanishes where the reference does: -E_old[log(ref/pi)] contains "
-         "-old log(pi_ref(a)/pi(a)) -> +oo.  (A supporting fact; the paper recalls the support "
-         "condition as a convention.)",
+    id="binary-g2-continuous-at-pi-ref-zero-when-beta-ge-gamma",
+    title="Groups of two, beta >= gamma: as pi_ref(a | q) -> 0+, (14) tends to 0, the policy value "
+          "at pi_ref = 0 (no jump)",
+    ref=Ref("2.3.1", eq="14", note="'discontinuous whenever beta < gamma': only then"),
+    expr=closed_form_g2(gamma * (1 + e), gamma, ref), var=ref, point=0, direction="+", value=0,
+    domain={gamma: GAMMA_SET, e: sp.Interval(0, sp.oo)},
+    note="beta >= gamma written as beta = gamma (1 + e), e >= 0.  With "
+         "binary-g2-jump-at-pi-ref-zero-when-beta-lt-gamma: the right limit at 0 is "
+         "max(1 - beta/gamma, 0), discontinuous exactly when beta < gamma.",
 ))
 
 CLAIMS.append(Inequality(
@@ -874,6 +873,38 @@ CLAIMS.append(Chain(
          "b1-large-g-quadratic-root-above-reference.  Not counted as an error.",
 ))
 
+CLAIMS.append(Chain(
+    id="b1-large-g-eq19-equivalent-to-quadratic-literal",
+    title="B.1 as worded: (19) is equivalent to the quadratic on the whole of (0, 1)",
+    ref=Ref("Appendix B.1", eq="19", note="'This is equivalent to the following quadratic equation'"),
+    steps=[
+        Step(sp.Eq(beta * (x - ref), sp.sqrt(x * (1 - x))), because="Eq. (19)"),
+        Step(sp.Eq(QUAD_LARGE, 0), relation="equivalent",
+             multiply_by=beta * (x - ref) + sp.sqrt(x * (1 - x)), because="square both sides"),
+    ],
+    domain={x: OPEN_UNIT, beta: POS, ref: REF_SET},
+    expect=refuted("squaring is not an equivalence: the quadratic's smaller root lies below pi_ref "
+                   "and does not solve (19); the paper repairs this in the next sentence "
+                   "(pi >= pi_ref)"),
+    note="Imprecise wording rather than a wrong result: the next sentence restricts to "
+         "pi_theta(a | q) >= pi_ref(a | q), where the equivalence holds "
+         "(b1-large-g-eq19-equivalent-to-quadratic-above-reference).",
+))
+
+CLAIMS.append(Chain(
+    id="b1-large-g-eq19-equivalent-to-quadratic-above-reference",
+    title="B.1: for pi_theta(a | q) >= pi_ref(a | q), (19) is equivalent to the quadratic",
+    ref=Ref("Appendix B.1", eq="19", note="with 'Since by (19), pi_theta(a | q) >= pi_ref(a | q)'"),
+    steps=[
+        Step(sp.Eq(beta * (x - ref), sp.sqrt(x * (1 - x))), because="Eq. (19)"),
+        Step(sp.Eq(QUAD_LARGE, 0), relation="equivalent",
+             multiply_by=beta * (x - ref) + sp.sqrt(x * (1 - x)),
+             because="square both sides; the multiplier is positive when pi >= pi_ref"),
+    ],
+    domain={x: OPEN_UNIT, beta: POS, ref: REF_SET}, where=(x >= ref,),
+    uses=("b1-large-g-eq19-equivalent-to-quadratic-literal", "b1-large-g-eq19-to-quadratic"),
+))
+
 CLAIMS.append(Root(
     id="b1-large-g-quadratic-root-above-reference",
     title="B.1: the quadratic has a unique root with pi_theta(a | q) >= pi_ref(a | q), which is (15)",
@@ -902,6 +933,14 @@ UNCHECKABLE = [
      "ref": Ref("2.3.1", note="paragraph on deterministic rewards"),
      "statement": "the model focuses on the ranking of rewards and ignores scale or offset",
      "reason": "prose restating binary-g2-deterministic-rank-only"},
+    {"id": "binary-g2-support-convention",
+     "ref": Ref("2.3.1", note="'Recall that when pi_ref(a | q) = 0, then pi_theta(a | q) = 0'"),
+     "statement": "where the reference policy vanishes the policy vanishes, its support being "
+                  "contained in that of pi_ref",
+     "reason": "a modelling convention (the KL_0 penalty contains -pi_old(a) log(pi_ref(a)/pi(a)), "
+               "infinite at pi_ref(a) = 0); used as the value at pi_ref = 0 in the continuity "
+               "claims binary-g2-jump-at-pi-ref-zero-when-beta-lt-gamma and "
+               "binary-large-g-pi-ref-zero-right-limit"},
     {"id": "binary-figures-1-2",
      "ref": Ref("2.3.1", note="Figures 1 and 2"),
      "statement": "plots of (14) and (15) against pi_ref(a | q)",
