@@ -142,10 +142,12 @@ CLAIMS.append(Root(
     title="Groups of two: (14) is the only policy in (0, 1) satisfying the stationarity condition (17)",
     ref=Ref("2.3.1", eq="14", note="with Appendix B.1, Eq. (17)"),
     equation=sp.Eq(beta * (x - ref) / (x * (1 - x)), gamma),
-    var=x, value=P14, interval=OPEN_UNIT, unique=True,
+    var=x, value=P14, interval=UNIT, unique=True,
     domain=G2_DOMAIN,
     uses=("b1-g2-stationarity-chain",),
-    note="Uniqueness over the whole open interval, not only among non-negative roots of the "
+    note="Checked on the closed interval [0, 1], whose ends are not roots (pole of (17)), so that a "
+         "root within rounding of 1 (tiny beta/gamma) is not mistaken for one outside.  "
+         "Uniqueness over the whole interval, not only among non-negative roots of the "
          "quadratic: (17) has exactly one solution for every beta > 0, gamma in (0, 1], "
          "pi_ref(a | q) in (0, 1).  Interior policies only; at pi_ref(a | q) in {0, 1} the policy "
          "sits at the boundary (see binary-g2-*-pi-ref-zero).",
@@ -162,11 +164,15 @@ CLAIMS.append(Maximiser(
     ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; Section 2.3.1, Eq. (14)"),
     objective=gamma * (x - old) - beta * penalty_binary(x, old, ref),
     wrt=(x,), at={x: P14}, over={x: OPEN_UNIT}, frozen={old: P14}, scope="global",
-    domain=G2_DOMAIN,
+    domain={beta: sp.FiniteSet(sp.Rational(1, 2), 1, 2), gamma: sp.FiniteSet(1),
+            ref: sp.FiniteSet(sp.Rational(1, 10000), sp.Rational(1, 1000))},
     expect=refuted("(14) is only a stationary point: with pi_old held at (14) other policies score "
                    "higher (beta/gamma = 1/2, pi_ref = 1e-4: (14) = 0.5001 but x = 1e-4 is better), "
                    "and for beta/gamma in about (0.9, 2) with small pi_ref it is a local minimum"),
-    note=_FROZEN_NOTE + "The frozen penalty KL_0(x || ref; old) = old (ref/x + log x) + ... is not "
+    note=_FROZEN_NOTE + "Parameters: instances with beta/gamma in {1/2, 1, 2} and pi_ref(a | q) in "
+         "{1e-4, 1e-3}, where it fails at every point (the statement is for all parameters, so "
+         "these refute it; elsewhere, e.g. beta/gamma = 1/2, pi_ref = 0.3, it does hold).  The "
+         "frozen penalty KL_0(x || ref; old) = old (ref/x + log x) + ... is not "
          "convex in x (ref/x + log x is concave for x > 2 ref), so stationarity does not give a "
          "maximum.  Corrected statement: binary-g2-closed-form-maximises-on-policy-potential.",
 ))
@@ -182,7 +188,6 @@ CLAIMS.append(Maximiser(
             ref: sp.FiniteSet(sp.Rational(1, 1000))},
     expect=refuted("here (14) = 0.00298 is a strict local minimum of the objective with pi_old held "
                    "at it (second derivative about +164): not even a local maximum"),
-    uses=("binary-g2-closed-form-maximises-frozen-objective",),
     note="One parameter point (a finite instance) showing the strong form of the finding: "
          "d^2/dx^2 = -beta ((2 ref - x)/x^2 + (1 - 2 ref + x)/(1 - x)^2) at x = pi_old = (14) is "
          "positive whenever (14) exceeds about 2 pi_ref by enough, e.g. here.",
@@ -196,7 +201,8 @@ CLAIMS.append(Maximiser(
     objective=gamma * x - beta * kl_rev_binary(x, ref),
     wrt=(x,), at={x: P14}, over={x: OPEN_UNIT}, scope="global",
     domain=G2_DOMAIN,
-    uses=("binary-g2-closed-form-maximises-frozen-objective", "binary-g2-on-policy-gradient-decreasing",
+    uses=("binary-g2-closed-form-maximises-frozen-objective",
+          "binary-g2-closed-form-frozen-local-maximiser-instance", "binary-g2-on-policy-gradient-decreasing",
           "kl0-on-policy-gradient-is-reverse-kl-plus-one"),
     note="The on-policy derivative of J_GRPO (B.1) is gamma - beta (x - ref)/(x (1 - x)) = "
          "d/dx [gamma x - beta KL(ref || pi)] (Section 2.2: the on-policy KL_0 gradient is the "
@@ -348,10 +354,12 @@ CLAIMS.append(Inequality(
           "pi_ref(a | q) is, pi_ref = 0 included",
     ref=Ref("2.3.1", note="sentence after the lower-bound display ('no matter what ... pi_ref')"),
     lhs=1 - sp.Piecewise((0, sp.Eq(ref, 0)), (P14, True)), op="<=", rhs=C,
-    domain={beta: POS, gamma: GAMMA_SET, ref: UNIT},
+    domain={beta: POS, gamma: GAMMA_SET, ref: sp.FiniteSet(0, sp.Rational(1, 10), sp.Rational(1, 2))},
     expect=refuted("at pi_ref(a | q) = 0 the policy is 0 (the paper's own support remark), so "
                    "1 - pi_theta(a | q) = 1 > beta/gamma for beta < gamma; holds for pi_ref > 0"),
-    note="1 - pi_theta(a | q) <= beta/gamma is what the lower bound gives; the policy is (14) for "
+    note="pi_ref(a | q) in {0, 1/10, 1/2}: the sentence is for every value, and the edge 0 is "
+         "where it fails (a continuum [0, 1] would hit 0 only by chance).  "
+         "1 - pi_theta(a | q) <= beta/gamma is what the lower bound gives; the policy is (14) for "
          "pi_ref > 0 and 0 at pi_ref = 0 (paragraph after (14)).  Minor: the bound and this "
          "sentence hold for every pi_ref(a | q) > 0 (binary-g2-lower-bound, "
          "binary-g2-close-to-one-for-positive-pi-ref).",
@@ -440,10 +448,11 @@ CLAIMS.append(Root(
     title="Large groups: (15) is the only policy in (0, 1) satisfying (19)",
     ref=Ref("2.3.1", eq="15", note="with Appendix B.1, Eq. (19)"),
     equation=sp.Eq(beta * (x - ref), sp.sqrt(x * (1 - x))),
-    var=x, value=P15, interval=OPEN_UNIT, unique=True,
+    var=x, value=P15, interval=UNIT, unique=True,
     domain=LARGE_DOMAIN,
     uses=("b1-large-g-eq19-to-quadratic", "b1-large-g-quadratic-root-above-reference"),
-    note="sqrt(x (1 - x)) - beta (x - ref) is positive on (0, ref], concave, and negative at 1, so "
+    note="Checked on [0, 1], whose ends are not roots (beta (0 - ref) < 0 = sqrt(0), beta (1 - ref) "
+         "> 0), so that a root within rounding of 1 (tiny beta) is not mistaken for one outside.  sqrt(x (1 - x)) - beta (x - ref) is positive on (0, ref], concave, and negative at 1, so "
          "it has exactly one zero in (0, 1).",
 ))
 
@@ -453,10 +462,13 @@ CLAIMS.append(Maximiser(
     ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; Section 2.3.1, Eq. (15)"),
     objective=(x - old) / sp.sqrt(old * (1 - old)) - beta * penalty_binary(x, old, ref),
     wrt=(x,), at={x: P15}, over={x: OPEN_UNIT}, frozen={old: P15}, scope="global",
-    domain=LARGE_DOMAIN,
+    domain={beta: sp.FiniteSet(sp.Rational(1, 2), 1, 2),
+            ref: sp.FiniteSet(sp.Rational(1, 10000), sp.Rational(1, 1000))},
     expect=refuted("(15) is only a stationary point: with pi_old held at (15) other policies score "
                    "higher (beta = 1, pi_ref = 1e-3: (15) = 0.501 but x = 1e-3 is better)"),
-    note="R_inf for deterministic r(a) > r(b) is (x - old)/sqrt(old (1 - old)) "
+    note="Instances beta in {1/2, 1, 2}, pi_ref(a | q) in {1e-4, 1e-3} (fails at each; the "
+         "statement is for all parameters).  "
+         "R_inf for deterministic r(a) > r(b) is (x - old)/sqrt(old (1 - old)) "
          "(r-inf-binary-closed-form).  Corrected: binary-large-g-closed-form-maximises-on-policy-potential.",
 ))
 
