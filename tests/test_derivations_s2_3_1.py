@@ -104,7 +104,10 @@ def test_paper_errors_refuted(cid):
 def test_literal_chain_fails_at_the_typo_step():
     res = verify(claim("b1-g2-reward-preference-chain-literal"), SETTINGS)
     assert res.status == "refuted" and res.counterexample["failing step"] == 4
-    assert [s.get("status") for s in res.steps[1:3]] == ["proved", "proved"]
+    # earlier steps hold (the symbolic budget is short once numbers refute, so "checked" is fine)
+    assert all(s.get("status") in ("proved", "checked") for s in res.steps[1:3])
+    assert res.steps[3]["status"] == "refuted"
+    assert verify(claim("b1-g2-reward-preference-chain"), SETTINGS).status == "proved"
 
 
 # ------------------------------------------------------------------ wrong variants
