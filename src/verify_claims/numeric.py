@@ -725,7 +725,9 @@ def _roots_in(ev, poly, p, x, iv, settings):
         if len(coeffs) <= 1:
             return []
         roots = None
-        for steps, extra in ((200, 2 * dps), (2000, 6 * dps)):
+        # coefficients spread over many orders of magnitude (a parameter pressed to 1e20
+        # against another at 1e-15): Durand-Kerner then needs more steps and digits
+        for steps, extra in ((200, 2 * dps), (2000, 8 * dps)):
             try:
                 with mpmath.workdps(dps):
                     roots = mpmath.polyroots(coeffs, maxsteps=steps, extraprec=extra)

@@ -1,0 +1,960 @@
+"""Section 2.3.1 (binary questions) and Appendix B.1 (the GRPO's alignment objective).
+
+Setting.  A question q with two answers a and b; every policy is one number:
+x = pi_theta(a | q), old = pi_theta_old(a | q), ref = pi_ref(a | q) (b gets one minus
+that).  Stationary policies are found as in the paper: differentiate the objective in x
+with pi_old held fixed, then set pi_old = pi_theta (``frozen={old: x}``).
+
+Groups of two.  Rewards may be stochastic given the answer (Section 2.1): each answer
+has a reward law on three shared levels lo < lo + g_1 < lo + g_1 + g_2 (stick-breaking
+probabilities (t, (1 - t) s, (1 - t)(1 - s))), so ties have positive probability and
+P(a > b) + P(b > a) < 1 is allowed.  gamma = gamma_{a,b} = P(a > b) - P(b > a) is either
+computed from those laws (claims built from the definitions) or a symbol in (0, 1] (the
+closed form and its properties: the paper assumes P(a > b) > P(b > a) w.l.o.g., and
+|gamma| <= 1).  The objective J_GRPO = E_{o ~ pi}[P_2(o | pi_old)] - beta KL_0(pi || ref;
+pi_old) of Section 2.3 is built from the advantage of Eq. (2) and KL_0 (Section 2.2).
+
+Large groups.  Symbolic G is not supported by the engine, so the large-group claims start
+from the limiting objective R_inf - beta KL_0 (Section 2.1 display for R_inf; its
+stationarity condition is Eq. (13)); the finite-G -> R_inf limit itself is claim
+reward-pref-binary-limit-r-inf of Section 2.1.  Rewards are deterministic, r(a | q) =
+r_b + d, r(b | q) = r_b (the B.1 derivation assumes it); stochastic Bernoulli rewards are
+used to show where the paper's statements need that assumption.
+
+Domains: beta in (0, oo), gamma in (0, 1], pi_ref(a | q) in (0, 1) unless a statement is
+about the ends (pi_ref = 0 or 1 is stated separately: at pi_ref(a | q) = 0 the paper sets
+pi_theta(a | q) = 0 because the policy's support lies in the reference's).
+
+Ids: binary-g2-* (Section 2.3.1, groups of two), binary-large-g-* (Section 2.3.1, large
+groups), b1-* (the displayed steps of Appendix B.1).
+"""
+
+import sympy as sp
+
+from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Ref, Root,
+                           Stationary, Step, refuted)
+from verify_claims.expectations import Categorical
+
+from _s2_helpers import expected_preference_under, group_relative_preference
+from _s231_helpers import (bracket, closed_form_g2, closed_form_large, esign, grpo_objective_g2,
+                           grpo_objective_large, kl_rev_binary, law2, penalty_binary, point_mass,
+                           r_inf, two, win_prob)
+
+R = sp.Symbol
+POS = sp.Interval.open(0, sp.oo)
+REAL = sp.Interval(-sp.oo, sp.oo)
+UNIT = sp.Interval(0, 1)
+OPEN_UNIT = sp.Interval.open(0, 1)
+GAMMA_SET = sp.Interval.Lopen(0, 1)   # gamma_{a,b} in (0, 1]
+REF_SET = OPEN_UNIT                    # pi_ref(a | q) strictly inside (0, 1)
+
+x = R("pi_a")          # pi_theta(a | q)
+old = R("old_a")       # pi_theta_old(a | q)
+ref = R("ref_a")       # pi_ref(a | q)
+beta = R("beta")
+gamma = R("gamma")     # gamma_{a,b}
+y = R("y")             # pi_theta(a | q) - pi_ref(a | q)
+
+# ----------------------------------------------------------------------------- reward laws
+lo = R("r_lo", real=True)
+g1, g2 = R("g_1", positive=True), R("g_2", positive=True)
+LEVELS3 = [lo, lo + g1, lo + g1 + g2]
+ta, sa, tb, sb = (R(n) for n in ("t_a", "s_a", "t_b", "s_b"))
+
+
+def _stick3(t, s):
+    return [t, (1 - t) * s, (1 - t) * (1 - s)]
+
+
+LAW = {"a": Categorical(LEVELS3, _stick3(ta, sa)), "b": Categorical(LEVELS3, _stick3(tb, sb))}
+
+
+def _kernel(o):
+    return LAW[o]
+
+
+GAMMA_EXPR = esign(LAW["a"], LAW["b"])            # E[sign(r_1 - r_2) | o_1 = a, o_2 = b]
+P_AB, P_BA = win_prob(LAW["a"], LAW["b"]), win_prob(LAW["b"], LAW["a"])
+STOCH_DOMAIN = {ta: UNIT, sa: UNIT, tb: UNIT, sb: UNIT, lo: REAL, g1: POS, g2: POS}
+
+# deterministic rewards r(a | q) = r_b + d, r(b | q) = r_b
+rb = R("r_b", real=True)
+d = R("d", real=True)
+DET = {"a": point_mass(rb + d), "b": point_mass(rb)}
+
+
+def _det(o):
+    return DET[o]
+
+
+# Bernoulli rewards for the large-group caveat: a earns the high level w.p. u_a, b w.p. u_b
+ua, ub = R("u_a"), R("u_b")
+BERN = {"a": Categorical([lo, lo + g1], [1 - ua, ua]), "b": Categorical([lo, lo + g1], [1 - ub, ub])}
+
+
+def _bern(o):
+    return BERN[o]
+
+
+# ----------------------------------------------------------------------------- closed forms
+P14 = closed_form_g2(beta, gamma, ref)
+P15 = closed_form_large(beta, ref)
+C = beta / gamma                                   # the effective regularisation beta/gamma
+
+G2_DOMAIN = {beta: POS, gamma: GAMMA_SET, ref: REF_SET}
+LARGE_DOMAIN = {beta: POS, ref: REF_SET}
+
+# on-policy derivatives (B.1): what must vanish at a stationary policy
+H_G2 = gamma - beta * (x - ref) / (x * (1 - x))
+H_LARGE = 1 / sp.sqrt(x * (1 - x)) - beta * (x - ref) / (x * (1 - x))
+QUAD_G2 = x ** 2 - (1 - C) * x - C * ref
+QUAD_LARGE = (1 + beta ** 2) * x ** 2 - (2 * beta ** 2 * ref + 1) * x + beta ** 2 * ref ** 2
+
+CLAIMS = []
+UNCHECKABLE = []
+
+# =============================================================================================
+#                                   Groups of size two
+# =============================================================================================
+
+CLAIMS.append(Stationary(
+    id="binary-g2-closed-form",
+    title="Groups of two, binary question: (14) is a stationary policy of the GRPO objective",
+    ref=Ref("2.3.1", eq="14"),
+    objective=grpo_objective_g2(x, old, ref, beta, _kernel),
+    wrt=(x,), at={x: closed_form_g2(beta, GAMMA_EXPR, ref)}, frozen={old: x},
+    domain={beta: POS, ref: REF_SET, **STOCH_DOMAIN},
+    where=(GAMMA_EXPR > 0,),
+    uses=("b1-g2-eq16", "b1-g2-objective", "b1-g2-derivative-on-policy", "b1-g2-stationarity-chain",
+          "b1-g2-quadratic-unique-nonnegative-root"),
+    note="In the paper's generality: stochastic rewards (three shared levels per answer, ties "
+         "possible), J_GRPO built from the definitions (P_2 from the advantage of Eq. (2), KL_0), "
+         "gamma_{a,b} = P(a > b) - P(b > a) computed from the reward laws and required positive "
+         "(the paper's w.l.o.g. assumption).  The derivative in pi_theta(a | q) with pi_old frozen, "
+         "then pi_old = pi_theta, vanishes at (14).  That (14) is the only such point is "
+         "binary-g2-closed-form-unique-root; in what sense it is a maximum is "
+         "binary-g2-closed-form-maximises-frozen-objective (refuted) and "
+         "binary-g2-closed-form-maximises-on-policy-potential.",
+))
+
+CLAIMS.append(Root(
+    id="binary-g2-closed-form-unique-root",
+    title="Groups of two: (14) is the only policy in (0, 1) satisfying the stationarity condition (17)",
+    ref=Ref("2.3.1", eq="14", note="with Appendix B.1, Eq. (17)"),
+    equation=sp.Eq(beta * (x - ref) / (x * (1 - x)), gamma),
+    var=x, value=P14, interval=UNIT, unique=True,
+    domain=G2_DOMAIN,
+    uses=("b1-g2-stationarity-chain",),
+    note="Checked on the closed interval [0, 1], whose ends are not roots (pole of (17)), so that a "
+         "root within rounding of 1 (tiny beta/gamma) is not mistaken for one outside.  "
+         "Uniqueness over the whole interval, not only among non-negative roots of the "
+         "quadratic: (17) has exactly one solution for every beta > 0, gamma in (0, 1], "
+         "pi_ref(a | q) in (0, 1).  Interior policies only; at pi_ref(a | q) in {0, 1} the policy "
+         "sits at the boundary (see binary-g2-*-pi-ref-zero).",
+))
+
+# ---- in what sense is (14) a maximum?
+_FROZEN_NOTE = ("Section 2.3 considers 'the maxima of the optimisation problem when pi_old = "
+                "pi_theta' and (14) is presented as that maximum.  Encoded as: with pi_old held at "
+                "(14), (14) maximises J_GRPO(x | q) over x in (0, 1) (gamma a symbol; the reward "
+                "part is gamma (x - pi_old), Eq. (16)).  ")
+CLAIMS.append(Maximiser(
+    id="binary-g2-closed-form-maximises-frozen-objective",
+    title="Groups of two: (14) maximises the GRPO objective with the old policy held at (14)",
+    ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; Section 2.3.1, Eq. (14)"),
+    objective=gamma * (x - old) - beta * penalty_binary(x, old, ref),
+    wrt=(x,), at={x: P14}, over={x: OPEN_UNIT}, frozen={old: P14}, scope="global",
+    domain={beta: sp.FiniteSet(sp.Rational(1, 2), 1, 2), gamma: sp.FiniteSet(1),
+            ref: sp.FiniteSet(sp.Rational(1, 10000), sp.Rational(1, 1000))},
+    expect=refuted("(14) is only a stationary point: with pi_old held at (14) other policies score "
+                   "higher (beta/gamma = 1/2, pi_ref = 1e-4: (14) = 0.5001 but x = 1e-4 is better), "
+                   "and for beta/gamma in about (0.9, 2) with small pi_ref it is a local minimum"),
+    note=_FROZEN_NOTE + "Parameters: instances with beta/gamma in {1/2, 1, 2} and pi_ref(a | q) in "
+         "{1e-4, 1e-3}, where it fails at every point (the statement is for all parameters, so "
+         "these refute it; elsewhere, e.g. beta/gamma = 1/2, pi_ref = 0.3, it does hold).  The "
+         "frozen penalty KL_0(x || ref; old) = old (ref/x + log x) + ... is not "
+         "convex in x (ref/x + log x is concave for x > 2 ref), so stationarity does not give a "
+         "maximum.  Corrected statement: binary-g2-closed-form-maximises-on-policy-potential.",
+))
+
+CLAIMS.append(Maximiser(
+    id="binary-g2-closed-form-frozen-local-maximiser-instance",
+    title="Groups of two, beta/gamma = 3/2, pi_ref(a | q) = 1/1000: (14) is a local maximiser of the "
+          "GRPO objective with the old policy held at (14)",
+    ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; Section 2.3.1, Eq. (14)"),
+    objective=gamma * (x - old) - beta * penalty_binary(x, old, ref),
+    wrt=(x,), at={x: P14}, over={x: OPEN_UNIT}, frozen={old: P14}, scope="local",
+    domain={beta: sp.FiniteSet(sp.Rational(3, 2)), gamma: sp.FiniteSet(1),
+            ref: sp.FiniteSet(sp.Rational(1, 1000))},
+    expect=refuted("here (14) = 0.00298 is a strict local minimum of the objective with pi_old held "
+                   "at it (second derivative about +164): not even a local maximum"),
+    note="One parameter point (a finite instance) showing the strong form of the finding: "
+         "d^2/dx^2 = -beta ((2 ref - x)/x^2 + (1 - 2 ref + x)/(1 - x)^2) at x = pi_old = (14) is "
+         "positive whenever (14) exceeds about 2 pi_ref by enough, e.g. here.",
+))
+
+CLAIMS.append(Maximiser(
+    id="binary-g2-closed-form-maximises-on-policy-potential",
+    title="Groups of two: (14) is the unique maximiser of gamma pi(a) - beta KL(pi_ref || pi), whose "
+          "gradient is the on-policy GRPO gradient",
+    ref=Ref("2.3.1", eq="14", note="corrected sense of 'maximum'; Section 2.2 (reverse KL)"),
+    objective=gamma * x - beta * kl_rev_binary(x, ref),
+    wrt=(x,), at={x: P14}, over={x: OPEN_UNIT}, scope="global",
+    domain=G2_DOMAIN,
+    uses=("binary-g2-closed-form-maximises-frozen-objective",
+          "binary-g2-closed-form-frozen-local-maximiser-instance", "binary-g2-on-policy-gradient-decreasing",
+          "kl0-on-policy-gradient-is-reverse-kl-plus-one"),
+    note="The on-policy derivative of J_GRPO (B.1) is gamma - beta (x - ref)/(x (1 - x)) = "
+         "d/dx [gamma x - beta KL(ref || pi)] (Section 2.2: the on-policy KL_0 gradient is the "
+         "reverse-KL gradient plus 1).  That potential is strictly concave, so (14) is its unique "
+         "global maximiser and on-policy gradient ascent moves towards (14) from both sides: "
+         "the sense in which the stationary policy (14) is 'the maximum'.",
+))
+
+CLAIMS.append(Monotonic(
+    id="binary-g2-on-policy-gradient-decreasing",
+    title="Groups of two: the on-policy GRPO derivative is strictly decreasing in pi_theta(a | q)",
+    ref=Ref("Appendix B.1", note="derivative display before (17)"),
+    expr=H_G2, var=x, direction="decreasing",
+    domain={x: OPEN_UNIT, **G2_DOMAIN},
+    uses=("b1-g2-derivative-on-policy",),
+    note="d/dx (x - ref)/(x (1 - x)) = ((x - ref)^2 + ref (1 - ref))/(x (1 - x))^2 > 0, so the "
+         "derivative is positive below (14) and negative above it.",
+))
+
+# ---- the tie
+CLAIMS.append(Root(
+    id="binary-g2-tie-reference-policy",
+    title="Groups of two, a tie (gamma = 0): the stationary policy is the reference policy",
+    ref=Ref("2.3.1", note="sentence after (14); Appendix B.1, after (17)"),
+    equation=H_G2.subs(gamma, 0),
+    var=x, value=ref, interval=OPEN_UNIT, unique=True,
+    domain={beta: POS, ref: REF_SET},
+    uses=("b1-g2-derivative-on-policy",),
+    note="With P(a > b) = P(b > a), gamma = 0 and the on-policy derivative is "
+         "-beta (x - ref)/(x (1 - x)): its only zero in (0, 1) is pi_ref(a | q).",
+))
+
+# ---- properties stated after (14)
+bs, gs = R("s"), R("beta_over_gamma")
+CLAIMS.append(Identity(
+    id="binary-g2-depends-on-ratio-only",
+    title="Groups of two: (14) depends on beta and gamma only through beta/gamma",
+    ref=Ref("2.3.1", eq="14", note="'depends only on the ratio beta/gamma and pi_ref'"),
+    lhs=closed_form_g2(bs * beta, bs * gamma, ref),
+    rhs=closed_form_g2(beta, gamma, ref),
+    domain={bs: POS, beta: POS, gamma: POS, ref: UNIT},
+    note="Scaling beta and gamma by the same s > 0 leaves (14) unchanged.",
+))
+
+CLAIMS.append(Monotonic(
+    id="binary-g2-decreasing-in-beta",
+    title="Groups of two: pi_theta(a | q) is strictly decreasing in beta",
+    ref=Ref("2.3.1", eq="14", note="'decreasing in beta'"),
+    expr=P14, var=beta, direction="decreasing",
+    domain=G2_DOMAIN,
+    note="Strict for pi_ref(a | q) in (0, 1); at pi_ref = 1 the policy is 1 for every beta.",
+))
+
+CLAIMS.append(Limit(
+    id="binary-g2-limit-beta-zero",
+    title="Groups of two: pi_theta(a | q) tends to 1 as beta tends to 0",
+    ref=Ref("2.3.1", eq="14", note="'converges to the value 1 as beta -> 0'"),
+    expr=P14, var=beta, point=0, direction="+", value=1,
+    domain={gamma: GAMMA_SET, ref: sp.Interval.Lopen(0, 1)},
+    note="One-sided (beta > 0).  pi_ref(a | q) > 0: at pi_ref = 0 the policy is 0.",
+))
+
+CLAIMS.append(Limit(
+    id="binary-g2-limit-beta-infinity",
+    title="Groups of two: pi_theta(a | q) tends to pi_ref(a | q) as beta grows",
+    ref=Ref("2.3.1", eq="14", note="'converges to pi_ref(a | q) as beta -> oo'"),
+    expr=P14, var=beta, point=sp.oo, value=ref,
+    domain={gamma: GAMMA_SET, ref: UNIT},
+))
+
+CLAIMS.append(Identity(
+    id="binary-g2-value-at-beta-equals-gamma",
+    title="Groups of two: at beta = gamma, pi_theta(a | q) is the square root of pi_ref(a | q)",
+    ref=Ref("2.3.1", eq="14", note="'pi_theta(a | q) = sqrt(pi_ref(a | q)) for beta = gamma'"),
+    lhs=P14.subs(beta, gamma), rhs=sp.sqrt(ref),
+    domain={gamma: GAMMA_SET, ref: UNIT},
+))
+
+CLAIMS.append(Monotonic(
+    id="binary-g2-increasing-in-gamma",
+    title="Groups of two: pi_theta(a | q) is strictly increasing in the confidence margin gamma",
+    ref=Ref("2.3.1", eq="14", note="'increases in the confidence margin gamma_{a,b}'"),
+    expr=P14, var=gamma, direction="increasing",
+    domain=G2_DOMAIN,
+    uses=("binary-g2-depends-on-ratio-only", "binary-g2-decreasing-in-beta"),
+))
+
+CLAIMS.append(Monotonic(
+    id="binary-g2-increasing-in-pi-ref",
+    title="Groups of two: pi_theta(a | q) is strictly increasing in pi_ref(a | q)",
+    ref=Ref("2.3.1", eq="14", note="'increases in pi_ref(a | q)'"),
+    expr=P14, var=ref, direction="increasing",
+    domain={beta: POS, gamma: GAMMA_SET, ref: sp.Interval.Lopen(0, 1)},
+    note="Formula (14) on (0, 1]; at pi_ref = 0 the policy is 0, below every value of (14), so "
+         "the policy is increasing on [0, 1] as well.",
+))
+
+CLAIMS.append(Inequality(
+    id="binary-g2-continuous-for-positive-pi-ref",
+    title="Groups of two: the discriminant in (14) is positive for pi_ref(a | q) > 0, so (14) is "
+          "continuous there",
+    ref=Ref("2.3.1", eq="14", note="'continuous except at pi_ref(a | q) = 0'"),
+    lhs=(1 - C) ** 2 + 4 * C * ref, op=">", rhs=0,
+    domain={beta: POS, gamma: GAMMA_SET, ref: sp.Interval.Lopen(0, 1)},
+    note="(14) is a composition of continuous functions and the square root of a positive "
+         "quantity, hence continuous (indeed smooth) in pi_ref on (0, 1].",
+))
+
+e = R("e")  # |1 - beta/gamma|: the two cases of the limit at pi_ref -> 0+
+CLAIMS.append(Limit(
+    id="binary-g2-jump-at-pi-ref-zero-when-beta-lt-gamma",
+    title="Groups of two, beta < gamma: as pi_ref(a | q) -> 0+, (14) tends to 1 - beta/gamma > 0, "
+          "while the policy at pi_ref = 0 is 0 (a jump)",
+    ref=Ref("2.3.1", eq="14", note="'discontinuous whenever beta < gamma'"),
+    expr=closed_form_g2(gamma * (1 - e), gamma, ref), var=ref, point=0, direction="+", value=e,
+    domain={gamma: GAMMA_SET, e: OPEN_UNIT},
+    note="beta < gamma written as beta = gamma (1 - e), e = 1 - beta/gamma in (0, 1), so that the "
+         "limit max(1 - beta/gamma, 0) has a sign sympy can see.  One-sided: pi_ref is a "
+         "probability.  The limit e > 0 differs from the policy value 0 at pi_ref(a | q) = 0 "
+         "(support of pi_theta within that of pi_ref): a jump of size 1 - beta/gamma.",
+))
+
+CLAIMS.append(Limit(
+    id="binary-g2-continuous-at-pi-ref-zero-when-beta-ge-gamma",
+    title="Groups of two, beta >= gamma: as pi_ref(a | q) -> 0+, (14) tends to 0, the policy value "
+          "at pi_ref = 0 (no jump)",
+    ref=Ref("2.3.1", eq="14", note="'discontinuous whenever beta < gamma': only then"),
+    expr=closed_form_g2(gamma * (1 + e), gamma, ref), var=ref, point=0, direction="+", value=0,
+    domain={gamma: GAMMA_SET, e: sp.Interval(0, sp.oo)},
+    note="beta >= gamma written as beta = gamma (1 + e), e >= 0.  With "
+         "binary-g2-jump-at-pi-ref-zero-when-beta-lt-gamma: the right limit at 0 is "
+         "max(1 - beta/gamma, 0), discontinuous exactly when beta < gamma.",
+))
+
+CLAIMS.append(Inequality(
+    id="binary-g2-lower-bound",
+    title="Groups of two: pi_theta(a | q) >= max(1 - beta/gamma, pi_ref(a | q))",
+    ref=Ref("2.3.1", note="display after (14)"),
+    lhs=P14, op=">=", rhs=sp.Max(1 - C, ref),
+    domain={beta: POS, gamma: GAMMA_SET, ref: sp.Interval.Lopen(0, 1)},
+    uses=("binary-g2-close-to-one-regardless-of-pi-ref",),
+    note="For pi_ref(a | q) in (0, 1] (at pi_ref = 0 the policy is 0: see "
+         "binary-g2-close-to-one-regardless-of-pi-ref).",
+))
+
+CLAIMS.append(Inequality(
+    id="binary-g2-close-to-one-regardless-of-pi-ref",
+    title="Groups of two, literal: for small beta/gamma the policy is close to 1 whatever "
+          "pi_ref(a | q) is, pi_ref = 0 included",
+    ref=Ref("2.3.1", note="sentence after the lower-bound display ('no matter what ... pi_ref')"),
+    lhs=1 - sp.Piecewise((0, sp.Eq(ref, 0)), (P14, True)), op="<=", rhs=C,
+    domain={beta: POS, gamma: GAMMA_SET, ref: sp.FiniteSet(0, sp.Rational(1, 10), sp.Rational(1, 2))},
+    expect=refuted("at pi_ref(a | q) = 0 the policy is 0 (the paper's own support remark), so "
+                   "1 - pi_theta(a | q) = 1 > beta/gamma for beta < gamma; holds for pi_ref > 0"),
+    note="pi_ref(a | q) in {0, 1/10, 1/2}: the sentence is for every value, and the edge 0 is "
+         "where it fails (a continuum [0, 1] would hit 0 only by chance).  "
+         "1 - pi_theta(a | q) <= beta/gamma is what the lower bound gives; the policy is (14) for "
+         "pi_ref > 0 and 0 at pi_ref = 0 (paragraph after (14)).  Minor: the bound and this "
+         "sentence hold for every pi_ref(a | q) > 0 (binary-g2-lower-bound, "
+         "binary-g2-close-to-one-for-positive-pi-ref).",
+))
+
+CLAIMS.append(Inequality(
+    id="binary-g2-close-to-one-for-positive-pi-ref",
+    title="Groups of two: 1 - pi_theta(a | q) <= beta/gamma for every pi_ref(a | q) > 0",
+    ref=Ref("2.3.1", note="sentence after the lower-bound display, corrected"),
+    lhs=1 - P14, op="<=", rhs=C,
+    domain={beta: POS, gamma: GAMMA_SET, ref: sp.Interval.Lopen(0, 1)},
+    uses=("binary-g2-close-to-one-regardless-of-pi-ref", "binary-g2-lower-bound"),
+))
+
+# ---- deterministic rewards
+dpos = {rb: REAL, d: POS}
+CLAIMS.append(Identity(
+    id="binary-g2-deterministic-gamma-one",
+    title="Deterministic rewards with r(a | q) > r(b | q): the confidence margin gamma is 1",
+    ref=Ref("2.3.1", note="'In the case of deterministic rewards ... gamma_{a,b} = 1'"),
+    lhs=group_relative_preference("a", ["b"], _det),
+    rhs=1,
+    domain=dpos,
+    uses=("b1-g2-gamma-is-expected-sign",),
+    note="gamma_{a,b} = E[sign(r_1 - r_2) | o_1 = a, o_2 = b] = E[A_1] for the group (a, b), "
+         "computed from the advantage of Eq. (2) with point-mass rewards r(a) = r_b + d, "
+         "r(b) = r_b, d > 0; i.e. P(a > b) = 1, P(b > a) = 0.",
+))
+
+CLAIMS.append(Stationary(
+    id="binary-g2-deterministic-rank-only",
+    title="Deterministic rewards: the stationary policy is (14) with gamma = 1, whatever the reward "
+          "values (only their order matters)",
+    ref=Ref("2.3.1", note="'depends solely on the comparison of the rewards'"),
+    objective=grpo_objective_g2(x, old, ref, beta, _det),
+    wrt=(x,), at={x: P14.subs(gamma, 1)}, frozen={old: x},
+    domain={beta: POS, ref: REF_SET, **dpos},
+    uses=("binary-g2-deterministic-gamma-one", "binary-g2-closed-form"),
+    note="J_GRPO from the definitions with r(a) = r_b + d, r(b) = r_b for arbitrary r_b and d > 0: "
+         "the stationary policy does not depend on r_b or d (invariance to scale and offset).",
+))
+
+# =============================================================================================
+#                                   Limit of large groups
+# =============================================================================================
+DET_POS_DOMAIN = {beta: POS, ref: REF_SET, **dpos}
+
+CLAIMS.append(Stationary(
+    id="binary-large-g-closed-form",
+    title="Large groups, deterministic rewards with r(a) > r(b): (15) is a stationary policy",
+    ref=Ref("2.3.1", eq="15"),
+    objective=grpo_objective_large(x, old, ref, beta, _det),
+    wrt=(x,), at={x: P15}, frozen={old: x},
+    domain=DET_POS_DOMAIN,
+    uses=("binary-large-g-closed-form-stochastic-rewards", "reward-pref-binary-limit-r-inf",
+          "b1-large-g-objective", "b1-large-g-stationarity-chain", "b1-large-g-eq19-to-quadratic",
+          "b1-large-g-quadratic-root-above-reference"),
+    note="Starts from the limiting objective R_inf - beta KL_0 (symbolic G is not supported; the "
+         "finite-G limit is reward-pref-binary-limit-r-inf), with r(a | q) = r_b + d, "
+         "r(b | q) = r_b, d > 0 arbitrary.  Its derivative with pi_old frozen, then pi_old = "
+         "pi_theta, vanishes at (15).  This is the corrected scope of (15): deterministic "
+         "rewards (binary-large-g-closed-form-stochastic-rewards).",
+))
+
+CLAIMS.append(Stationary(
+    id="binary-large-g-closed-form-stochastic-rewards",
+    title="Large groups, literal: (15) is stationary whenever the expected rewards satisfy "
+          "r(a | q) > r(b | q)",
+    ref=Ref("2.3.1", eq="15", note="r(o | q) is the expected reward (Section 2.1)"),
+    objective=grpo_objective_large(x, old, ref, beta, _bern),
+    wrt=(x,), at={x: P15}, frozen={old: x},
+    domain={beta: POS, ref: REF_SET, ua: UNIT, ub: UNIT, lo: REAL, g1: POS},
+    where=(ua > ub,),
+    expect=refuted("with stochastic rewards sigma(pi_old) includes the reward noise given the "
+                   "answer, so the stationary policy depends on the reward laws, not only on "
+                   "r(a) > r(b); (15) needs deterministic rewards"),
+    note="Bernoulli rewards on two levels: a earns the high level w.p. u_a, b w.p. u_b < u_a, so "
+         "r(a | q) > r(b | q) for the expected rewards of Section 2.1.  sigma(pi_old) is the std of "
+         "the reward under pi_old (the limit of std(r_1..r_G), reward-pref-binary-limit-r-inf): "
+         "sigma^2 = d^2 old (1 - old) + E_old[Var(r | o)].  Counterexample e.g. u_a = 0.6, "
+         "u_b = 0.4, beta = 1, pi_ref = 0.5.",
+))
+
+CLAIMS.append(Root(
+    id="binary-large-g-closed-form-unique-root",
+    title="Large groups: (15) is the only policy in (0, 1) satisfying (19)",
+    ref=Ref("2.3.1", eq="15", note="with Appendix B.1, Eq. (19)"),
+    equation=sp.Eq(beta * (x - ref), sp.sqrt(x * (1 - x))),
+    var=x, value=P15, interval=UNIT, unique=True,
+    domain=LARGE_DOMAIN,
+    uses=("b1-large-g-eq19-to-quadratic", "b1-large-g-quadratic-root-above-reference"),
+    note="Checked on [0, 1], whose ends are not roots (beta (0 - ref) < 0 = sqrt(0), beta (1 - ref) "
+         "> 0), so that a root within rounding of 1 (tiny beta) is not mistaken for one outside.  sqrt(x (1 - x)) - beta (x - ref) is positive on (0, ref], concave, and negative at 1, so "
+         "it has exactly one zero in (0, 1).",
+))
+
+CLAIMS.append(Maximiser(
+    id="binary-large-g-closed-form-maximises-frozen-objective",
+    title="Large groups: (15) maximises the GRPO objective with the old policy held at (15)",
+    ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; Section 2.3.1, Eq. (15)"),
+    objective=(x - old) / sp.sqrt(old * (1 - old)) - beta * penalty_binary(x, old, ref),
+    wrt=(x,), at={x: P15}, over={x: OPEN_UNIT}, frozen={old: P15}, scope="global",
+    domain={beta: sp.FiniteSet(sp.Rational(1, 2), 1, 2),
+            ref: sp.FiniteSet(sp.Rational(1, 10000), sp.Rational(1, 1000))},
+    expect=refuted("(15) is only a stationary point: with pi_old held at (15) other policies score "
+                   "higher (beta = 1, pi_ref = 1e-3: (15) = 0.501 but x = 1e-3 is better)"),
+    note="Instances beta in {1/2, 1, 2}, pi_ref(a | q) in {1e-4, 1e-3} (fails at each; the "
+         "statement is for all parameters).  "
+         "R_inf for deterministic r(a) > r(b) is (x - old)/sqrt(old (1 - old)) "
+         "(r-inf-binary-closed-form).  Corrected: binary-large-g-closed-form-maximises-on-policy-potential.",
+))
+
+CLAIMS.append(Maximiser(
+    id="binary-large-g-closed-form-maximises-on-policy-potential",
+    title="Large groups: (15) is the unique maximiser of the potential whose derivative is the "
+          "on-policy GRPO gradient",
+    ref=Ref("2.3.1", eq="15", note="corrected sense of 'maximum'"),
+    objective=sp.asin(2 * x - 1) - beta * kl_rev_binary(x, ref),
+    wrt=(x,), at={x: P15}, over={x: OPEN_UNIT}, scope="global",
+    domain=LARGE_DOMAIN,
+    uses=("binary-large-g-closed-form-maximises-frozen-objective", "b1-large-g-derivative-on-policy"),
+    note="d/dx asin(2x - 1) = 1/sqrt(x (1 - x)), so the derivative of this potential is the "
+         "on-policy derivative of B.1; it is positive below (15) and negative above "
+         "(binary-large-g-closed-form-unique-root), so on-policy gradient ascent moves towards (15).",
+))
+
+CLAIMS.append(Root(
+    id="binary-large-g-tie-reference-policy",
+    title="Large groups, equal rewards: the stationary policy is the reference policy",
+    ref=Ref("2.3.1", note="'when r(a | q) = r(b | q), then pi_theta = pi_ref'; Appendix B.1"),
+    equation=-beta * (x - ref) / (x * (1 - x)),
+    var=x, value=ref, interval=OPEN_UNIT, unique=True,
+    domain=LARGE_DOMAIN,
+    note="With r(a) = r(b) every group ties, every advantage is 0 by the convention of Eq. (2) "
+         "(R_inf itself is 0/0 since sigma = 0, hence the paper's 'intuitively'), the objective is "
+         "-beta KL_0 and its on-policy derivative vanishes only at pi_ref(a | q).",
+))
+
+# ---- what (15) depends on
+_H_DET = sp.diff(grpo_objective_large(x, old, ref, beta, _det), x).subs(old, x)
+CLAIMS.append(Identity(
+    id="binary-large-g-depends-only-on-comparison",
+    title="Large groups, deterministic rewards: the stationarity condition depends only on "
+          "pi_ref, beta and which reward is larger",
+    ref=Ref("2.3.1", eq="15", note="paragraph after (15), 'depends solely on ...'"),
+    lhs=_H_DET, rhs=H_LARGE,
+    domain={x: OPEN_UNIT, **DET_POS_DOMAIN},
+    uses=("binary-large-g-depends-only-on-comparison-stochastic-rewards",),
+    note="The on-policy derivative of R_inf - beta KL_0 for rewards r_b + d > r_b is the same "
+         "for every r_b and d > 0.",
+))
+
+_H_BERN = sp.diff(grpo_objective_large(x, old, ref, beta, _bern), x).subs(old, x)
+CLAIMS.append(Identity(
+    id="binary-large-g-depends-only-on-comparison-stochastic-rewards",
+    title="Large groups, literal: with expected rewards r(a | q) > r(b | q) the stationarity "
+          "condition depends only on pi_ref, beta and the comparison",
+    ref=Ref("2.3.1", eq="15", note="paragraph after (15): 'comparison of the expected rewards'"),
+    lhs=_H_BERN, rhs=H_LARGE,
+    domain={x: OPEN_UNIT, beta: POS, ref: REF_SET, ua: UNIT, ub: UNIT, lo: REAL, g1: POS},
+    where=(ua > ub,),
+    expect=refuted("for stochastic rewards the normalised advantage (r(a) - E r)/sigma depends on "
+                   "the reward laws (noise enters sigma), not only on r(a) > r(b)"),
+    note="Bernoulli rewards as in binary-large-g-closed-form-stochastic-rewards.",
+))
+
+# ---- discontinuity, lower bound, comparison with groups of two
+CLAIMS.append(Limit(
+    id="binary-large-g-pi-ref-zero-right-limit",
+    title="Large groups: as pi_ref(a | q) -> 0+, (15) tends to 1/(1 + beta^2) > 0 (a jump, the "
+          "policy at pi_ref = 0 being 0)",
+    ref=Ref("2.3.1", eq="15", note="'discontinuous at pi_ref(a | q) = 0 for every beta > 0'"),
+    expr=P15, var=ref, point=0, direction="+", value=1 / (1 + beta ** 2),
+    domain={beta: POS},
+    note="1/(1 + beta^2) > 0 for every beta, and pi_theta(a | q) = 0 at pi_ref(a | q) = 0.",
+))
+
+CLAIMS.append(Inequality(
+    id="binary-large-g-lower-bound",
+    title="Large groups: pi_theta(a | q) >= max(1/(1 + beta^2), pi_ref(a | q))",
+    ref=Ref("2.3.1", note="display after (15)"),
+    lhs=P15, op=">=", rhs=sp.Max(1 / (1 + beta ** 2), ref),
+    domain={beta: POS, ref: sp.Interval.Lopen(0, 1)},
+    note="For pi_ref(a | q) in (0, 1]; at pi_ref = 0 the policy is 0 (the discontinuity).",
+))
+
+CLAIMS.append(Inequality(
+    id="binary-large-g-bound-exceeds-g2-bound",
+    title="The large-group lower bound 1/(1 + beta^2) exceeds the groups-of-two bound 1 - beta",
+    ref=Ref("2.3.1", note="last paragraph: 'larger than 1 - beta, for every beta > 0'"),
+    lhs=1 / (1 + beta ** 2), op=">", rhs=1 - beta,
+    domain={beta: POS},
+    uses=("binary-g2-lower-bound", "binary-large-g-lower-bound", "binary-g2-deterministic-gamma-one"),
+    note="1 - beta is 1 - beta/gamma with gamma = 1 (deterministic rewards).  The difference is "
+         "beta (1 - beta + beta^2)/(1 + beta^2) > 0.  (The paper's sentence writes "
+         "pi_theta(q | q) for pi_theta(a | q), a typo.)",
+))
+
+CLAIMS.append(Inequality(
+    id="binary-large-g-more-biased-than-g2",
+    title="Large groups put more mass on the preferred answer than groups of two: (15) > (14)",
+    ref=Ref("2.3.1", note="paragraph after (15): 'more biased towards the reward preference'"),
+    lhs=P15, op=">", rhs=P14,
+    domain={beta: POS, gamma: GAMMA_SET, ref: OPEN_UNIT},
+    uses=("binary-g2-increasing-in-gamma",),
+    note="Pointwise for every beta > 0, pi_ref(a | q) in (0, 1) and every confidence margin "
+         "gamma in (0, 1] (deterministic rewards give gamma = 1, the closest case; stochastic "
+         "rewards only lower (14)).  At pi_ref = 1 both are 1.",
+))
+
+# =============================================================================================
+#                          Appendix B.1, groups of size two: displays
+# =============================================================================================
+E_AB = GAMMA_EXPR                                  # E[sign(r_1 - r_2) | o_1 = a, o_2 = b]
+E_BA = esign(LAW["b"], LAW["a"])                   # E[sign(r_1 - r_2) | o_1 = b, o_2 = a]
+
+
+def _esign_rev(law1, law2_):
+    """E[sign(r_2 - r_1)] for r_1 ~ law1, r_2 ~ law2_ (the paper's second line)."""
+    return sp.Add(*[p1 * p2 * sp.sign(r2 - r1)
+                    for r1, p1 in zip(law1.outcomes, law1.probs)
+                    for r2, p2 in zip(law2_.outcomes, law2_.probs)])
+
+
+E_BA_REV = _esign_rev(LAW["b"], LAW["a"])          # E[sign(r_2 - r_1) | o_1 = b, o_2 = a]
+OLDB = 1 - old
+PIB = 1 - x
+_REWARD_PREF = expected_preference_under(two(x), law2(old), _kernel, 2)
+_B1_DOMAIN = {x: UNIT, old: UNIT, **STOCH_DOMAIN}
+
+
+def _g2_chain_steps(literal: bool):
+    line3_old = OLDB if literal else old
+    return [
+        Step(_REWARD_PREF, because="E_{o ~ pi}[P_2(o | pi_old, q)] from the definitions"),
+        Step(x * OLDB * E_AB + PIB * old * E_BA,
+             because="only mixed pairs count: E[sign(r_1 - r_2)] = 0 for two draws of the same "
+                     "answer (i.i.d. rewards)"),
+        Step(x * OLDB * E_AB - PIB * old * E_BA_REV, because="sign(r_1 - r_2) = -sign(r_2 - r_1)"),
+        Step(x * OLDB * E_AB - PIB * line3_old * E_AB,
+             because="relabel the two group members" + (" (as printed: pi_old(b | q))" if literal
+                                                       else " (pi_old(a | q), as the next line has)")),
+        Step((x * OLDB - PIB * old) * E_AB, because="factor out E[sign(r_1 - r_2) | a, b]"),
+    ]
+
+
+CLAIMS.append(Chain(
+    id="b1-g2-reward-preference-chain-literal",
+    title="B.1, groups of two, as printed: the expected group-relative preference factorises",
+    ref=Ref("Appendix B.1", note="first display (before (16)), as printed"),
+    steps=_g2_chain_steps(literal=True),
+    domain=_B1_DOMAIN,
+    expect=refuted("the third line has pi_theta(b|q) pi_old(b|q) where pi_theta(b|q) pi_old(a|q) "
+                   "is meant (typo; the next line uses pi_old(a|q))"),
+    note="Stochastic rewards on three levels per answer (ties possible); E[...] are exact sums "
+         "over the reward laws.  The failing step is 4 (the third '=' line).",
+))
+
+CLAIMS.append(Chain(
+    id="b1-g2-reward-preference-chain",
+    title="B.1, groups of two: the expected group-relative preference factorises (corrected)",
+    ref=Ref("Appendix B.1", note="first display (before (16)), with pi_old(a | q) in line 3"),
+    steps=_g2_chain_steps(literal=False),
+    domain=_B1_DOMAIN,
+    uses=("b1-g2-reward-preference-chain-literal",),
+    note="As b1-g2-reward-preference-chain-literal with the typo corrected.",
+))
+
+CLAIMS.append(Chain(
+    id="b1-g2-policy-difference",
+    title="B.1: pi(a) pi_old(b) - pi(b) pi_old(a) = pi(a) - pi_old(a) for a binary question",
+    ref=Ref("Appendix B.1", note="display after the first one"),
+    steps=[Step(x * sp.UnevaluatedExpr(OLDB) - sp.UnevaluatedExpr(PIB) * old,
+                because="pi(b) = 1 - pi(a), pi_old(b) = 1 - pi_old(a)"),
+           Step(x - old, because="expand")],
+    domain={x: UNIT, old: UNIT},
+))
+
+CLAIMS.append(Identity(
+    id="b1-g2-gamma-is-expected-sign",
+    title="B.1: E[sign(r_1 - r_2) | o_1 = a, o_2 = b] = P(a > b) - P(b > a) = gamma_{a,b}",
+    ref=Ref("Appendix B.1", note="display defining gamma_{a,b}"),
+    lhs=E_AB, rhs=P_AB - P_BA,
+    domain=STOCH_DOMAIN,
+    uses=("p2-is-win-minus-loss-probability",),
+    note="Stochastic rewards on three shared levels (ties have positive probability).",
+))
+
+CLAIMS.append(Identity(
+    id="b1-g2-eq16",
+    title="B.1, Eq. (16): the reward part for groups of two is gamma (pi(a) - pi_old(a))",
+    ref=Ref("Appendix B.1", eq="16"),
+    lhs=_REWARD_PREF, rhs=(P_AB - P_BA) * (x - old),
+    domain=_B1_DOMAIN,
+    uses=("b1-g2-reward-preference-chain", "b1-g2-policy-difference", "b1-g2-gamma-is-expected-sign"),
+))
+
+_CONST_G2 = -(P_AB - P_BA) * old + beta * (old * sp.log(ref) + (1 - old) * sp.log(1 - ref) + 1)
+CLAIMS.append(Identity(
+    id="b1-g2-objective",
+    title="B.1: the GRPO objective for groups of two, up to a constant in pi_theta(a | q)",
+    ref=Ref("Appendix B.1", note="display after (16)"),
+    lhs=grpo_objective_g2(x, old, ref, beta, _kernel),
+    rhs=(P_AB - P_BA) * x - beta * bracket(x, old, ref) + _CONST_G2,
+    domain={x: OPEN_UNIT, old: UNIT, beta: POS, ref: REF_SET, **STOCH_DOMAIN},
+    uses=("b1-g2-eq16",),
+    note="J_GRPO = E_pi[P_2(o | pi_old)] - beta KL_0(pi || ref; pi_old) from the definitions; "
+         "'const' = -gamma pi_old(a) + beta (pi_old(a) log pi_ref(a) + pi_old(b) log pi_ref(b) + 1), "
+         "free of pi_theta(a | q).",
+))
+
+_OBJ_G2 = gamma * x - beta * bracket(x, old, ref)
+_DERIV_G2 = gamma - beta * (-old * ref / x ** 2 + (1 - old) * (1 - ref) / (1 - x) ** 2
+                            + old / x - (1 - old) / (1 - x))
+CLAIMS.append(Identity(
+    id="b1-g2-objective-derivative",
+    title="B.1: derivative of the groups-of-two objective in pi_theta(a | q), old policy fixed",
+    ref=Ref("Appendix B.1", note="display 'Taking the first derivative'"),
+    lhs=sp.diff(_OBJ_G2, x), rhs=_DERIV_G2,
+    domain={x: OPEN_UNIT, old: UNIT, beta: POS, gamma: GAMMA_SET, ref: REF_SET},
+    uses=("b1-g2-objective",),
+))
+
+CLAIMS.append(Identity(
+    id="b1-g2-derivative-on-policy",
+    title="B.1: at pi_old = pi_theta the derivative is gamma - beta (pi - pi_ref)/(pi (1 - pi))",
+    ref=Ref("Appendix B.1", note="display before (17)"),
+    lhs=_DERIV_G2.subs(old, x), rhs=H_G2,
+    domain={x: OPEN_UNIT, beta: POS, gamma: GAMMA_SET, ref: REF_SET},
+    uses=("b1-g2-objective-derivative",),
+))
+
+CLAIMS.append(Chain(
+    id="b1-g2-stationarity-chain",
+    title="B.1: setting the derivative to zero gives (17), equivalent to a quadratic",
+    ref=Ref("Appendix B.1", eq="17", note="and the quadratic after it"),
+    steps=[
+        Step(sp.Eq(H_G2, 0), because="derivative at pi_old = pi_theta set to zero"),
+        Step(sp.Eq(beta * (x - ref) / (x * (1 - x)), gamma), relation="equivalent", multiply_by=-1,
+             because="Eq. (17)"),
+        Step(sp.Eq(QUAD_G2, 0), relation="equivalent", multiply_by=x * (1 - x) / gamma,
+             because="multiply by pi (1 - pi)/gamma, non-zero for pi in (0, 1), gamma != 0"),
+    ],
+    domain={x: OPEN_UNIT, beta: POS, gamma: GAMMA_SET, ref: REF_SET},
+    uses=("b1-g2-derivative-on-policy",),
+))
+
+CLAIMS.append(Root(
+    id="b1-g2-quadratic-unique-nonnegative-root",
+    title="B.1: for gamma > 0 the quadratic has a unique non-negative root, which is (14)",
+    ref=Ref("Appendix B.1", note="display before the end of the groups-of-two part"),
+    equation=sp.Eq(QUAD_G2, 0),
+    var=x,
+    value=sp.Rational(1, 2) * (sp.sqrt((1 - C) ** 2 + 4 * C * ref) + (1 - C)),
+    interval=sp.Interval(0, sp.oo), unique=True,
+    domain=G2_DOMAIN,
+    uses=("b1-g2-stationarity-chain",),
+    note="The value is written in the appendix's order (square root first); it is (14).  The "
+         "product of the roots is -(beta/gamma) pi_ref < 0, so exactly one root is non-negative.  "
+         "pi_ref(a | q) > 0 is needed: at pi_ref = 0 and beta < gamma both roots 0 and "
+         "1 - beta/gamma are non-negative (the appendix divides by pi_theta, which presumes "
+         "pi_ref(a | q) > 0).",
+))
+
+# =============================================================================================
+#                          Appendix B.1, limit of large groups: displays
+# =============================================================================================
+dnz = {rb: REAL, d: REAL}
+NZ = (sp.Ne(d, 0),)
+OLD_LAW = law2(old)
+RW = {"a": rb + d, "b": rb}
+MEAN_OLD = OLD_LAW.expect(lambda o: RW[o])
+SIGMA2_OLD = OLD_LAW.expect(lambda o: (RW[o] - MEAN_OLD) ** 2)
+SIGMA_OLD = sp.sqrt(SIGMA2_OLD)
+SGN = sp.sign(d)
+
+CLAIMS.append(Identity(
+    id="b1-large-g-centred-reward-a",
+    title="B.1: r(a) - E_old[r] = (1 - pi_old(a)) (r(a) - r(b))",
+    ref=Ref("Appendix B.1", note="first display of the large-group part"),
+    lhs=RW["a"] - MEAN_OLD, rhs=(1 - old) * d,
+    domain={old: UNIT, **dnz},
+))
+
+CLAIMS.append(Identity(
+    id="b1-large-g-centred-reward-b",
+    title="B.1: r(b) - E_old[r] = pi_old(a) (r(b) - r(a))",
+    ref=Ref("Appendix B.1", note="second display of the large-group part"),
+    lhs=RW["b"] - MEAN_OLD, rhs=old * (-d),
+    domain={old: UNIT, **dnz},
+))
+
+CLAIMS.append(Identity(
+    id="b1-large-g-sigma-squared",
+    title="B.1: deterministic rewards: sigma(pi_old)^2 = (r(a) - r(b))^2 pi_old(a) (1 - pi_old(a))",
+    ref=Ref("Appendix B.1", note="third display of the large-group part"),
+    lhs=SIGMA2_OLD, rhs=d ** 2 * old * (1 - old),
+    domain={old: UNIT, **dnz},
+    uses=("b1-large-g-sigma-squared-stochastic-rewards",),
+    note="Variance of the reward under pi_old for deterministic rewards r(a) = r_b + d, r(b) = r_b.",
+))
+
+_BJOINT = OLD_LAW.then(_bern)
+_BMU = _BJOINT.expect(lambda orr: orr[1])
+_BMEAN = {o: BERN[o].expect(lambda r: r) for o in ("a", "b")}
+CLAIMS.append(Identity(
+    id="b1-large-g-sigma-squared-stochastic-rewards",
+    title="B.1, with stochastic rewards: sigma(pi_old)^2 = (r(a) - r(b))^2 pi_old(a) (1 - pi_old(a)) "
+          "for the expected rewards",
+    ref=Ref("Appendix B.1", note="third display of the large-group part; r(o|q) expected rewards"),
+    lhs=_BJOINT.expect(lambda orr: (orr[1] - _BMU) ** 2),
+    rhs=(_BMEAN["a"] - _BMEAN["b"]) ** 2 * old * (1 - old),
+    domain={old: UNIT, ua: UNIT, ub: UNIT, lo: REAL, g1: POS},
+    expect=refuted("for stochastic rewards the reward variance under pi_old adds "
+                   "E_old[Var(r | o)] to (r(a) - r(b))^2 pi_old(a) pi_old(b)"),
+    note="Bernoulli rewards (a high w.p. u_a, b w.p. u_b); r(o | q) = expected reward (Section 2.1) "
+         "and sigma is the limit of std(r_1..r_G), the total reward std.",
+))
+
+CLAIMS.append(Identity(
+    id="b1-large-g-normalised-advantage-a",
+    title="B.1: (r(a) - E_old[r]) / sigma(pi_old) = sqrt((1 - pi_old(a))/pi_old(a)) sign(r(a) - r(b))",
+    ref=Ref("Appendix B.1", note="display 'It follows that'"),
+    lhs=(RW["a"] - MEAN_OLD) / SIGMA_OLD, rhs=sp.sqrt((1 - old) / old) * SGN,
+    domain={old: OPEN_UNIT, **dnz}, where=NZ,
+    uses=("b1-large-g-centred-reward-a", "b1-large-g-sigma-squared"),
+))
+
+CLAIMS.append(Identity(
+    id="b1-large-g-normalised-advantage-b",
+    title="B.1: (r(b) - E_old[r]) / sigma(pi_old) = -sqrt(pi_old(a)/(1 - pi_old(a))) sign(r(a) - r(b))",
+    ref=Ref("Appendix B.1", note="display after 'It follows that'"),
+    lhs=(RW["b"] - MEAN_OLD) / SIGMA_OLD, rhs=-sp.sqrt(old / (1 - old)) * SGN,
+    domain={old: OPEN_UNIT, **dnz}, where=NZ,
+    uses=("b1-large-g-centred-reward-b", "b1-large-g-sigma-squared"),
+))
+
+_RINF_DET = r_inf(x, old, _det)
+CLAIMS.append(Identity(
+    id="b1-large-g-eq18-literal",
+    title="B.1, Eq. (18) as printed: R_inf = (pi(a)/sqrt(pi_old(a)) - sqrt(pi_old(a)/(1 - pi_old(a)))) "
+          "sign(r(a) - r(b))",
+    ref=Ref("Appendix B.1", eq="18", note="as printed"),
+    lhs=_RINF_DET, rhs=(x / sp.sqrt(old) - sp.sqrt(old / (1 - old))) * SGN,
+    domain={x: UNIT, old: OPEN_UNIT, **dnz}, where=NZ,
+    expect=refuted("the first coefficient must be 1/sqrt(pi_old(a)(1 - pi_old(a))), not "
+                   "1/sqrt(pi_old(a)) (typo; the next display has the right one)"),
+    note="Deterministic rewards r(a) = r_b + d, r(b) = r_b, d != 0.  At pi = pi_old the left side "
+         "is 0 but the printed right side is not.",
+))
+
+CLAIMS.append(Identity(
+    id="b1-large-g-eq18",
+    title="B.1, Eq. (18) corrected: R_inf = (pi(a)/sqrt(pi_old(a)(1 - pi_old(a))) - "
+          "sqrt(pi_old(a)/(1 - pi_old(a)))) sign(r(a) - r(b))",
+    ref=Ref("Appendix B.1", eq="18", note="corrected"),
+    lhs=_RINF_DET, rhs=(x / sp.sqrt(old * (1 - old)) - sp.sqrt(old / (1 - old))) * SGN,
+    domain={x: UNIT, old: OPEN_UNIT, **dnz}, where=NZ,
+    uses=("b1-large-g-eq18-literal", "b1-large-g-normalised-advantage-a",
+          "b1-large-g-normalised-advantage-b"),
+    note="E_pi[(r - E_old r)/sigma] = pi(a) sqrt((1-p)/p) - (1 - pi(a)) sqrt(p/(1-p)) times the "
+         "sign, p = pi_old(a).",
+))
+
+_CONST_LARGE = -SGN * sp.sqrt(old / (1 - old)) \
+    + beta * (old * sp.log(ref) + (1 - old) * sp.log(1 - ref) + 1)
+CLAIMS.append(Identity(
+    id="b1-large-g-objective",
+    title="B.1: the large-group objective, up to a constant in pi_theta(a | q)",
+    ref=Ref("Appendix B.1", note="display 'The objective function is as follows'"),
+    lhs=grpo_objective_large(x, old, ref, beta, _det),
+    rhs=SGN / sp.sqrt(old * (1 - old)) * x - beta * bracket(x, old, ref) + _CONST_LARGE,
+    domain={x: OPEN_UNIT, old: OPEN_UNIT, beta: POS, ref: REF_SET, **dnz}, where=NZ,
+    uses=("b1-large-g-eq18",),
+    note="R_inf - beta KL_0 with deterministic rewards; 'const' = -sign(d) sqrt(p/(1-p)) + "
+         "beta (p log pi_ref(a) + (1 - p) log pi_ref(b) + 1), p = pi_old(a).  (The printed "
+         "display has one closing parenthesis too many.)",
+))
+
+_OBJ_LARGE = SGN / sp.sqrt(old * (1 - old)) * x - beta * bracket(x, old, ref)
+CLAIMS.append(Identity(
+    id="b1-large-g-derivative-on-policy",
+    title="B.1: the large-group derivative at pi_old = pi_theta",
+    ref=Ref("Appendix B.1", note="display 'The derivative of J_GRPO ...'"),
+    lhs=sp.diff(_OBJ_LARGE, x).subs(old, x),
+    rhs=SGN / sp.sqrt(x * (1 - x)) - beta * (x - ref) / (x * (1 - x)),
+    domain={x: OPEN_UNIT, beta: POS, ref: REF_SET, d: REAL}, where=NZ,
+    uses=("b1-large-g-objective",),
+    note="Differentiate with pi_old fixed, then set pi_old = pi_theta (the paper keeps writing "
+         "pi_old in the first term, which is the same at that point).",
+))
+
+CLAIMS.append(Chain(
+    id="b1-large-g-stationarity-chain",
+    title="B.1: setting the large-group derivative to zero gives beta (pi - pi_ref) = "
+          "sqrt(pi (1 - pi)) sign(r(a) - r(b))",
+    ref=Ref("Appendix B.1", note="display 'which when set to zero yields'"),
+    steps=[
+        Step(sp.Eq(SGN / sp.sqrt(x * (1 - x)) - beta * (x - ref) / (x * (1 - x)), 0),
+             because="derivative set to zero"),
+        Step(sp.Eq(beta * (x - ref), sp.sqrt(x * (1 - x)) * SGN), relation="equivalent",
+             multiply_by=-x * (1 - x), because="multiply by -pi (1 - pi), non-zero on (0, 1)"),
+    ],
+    domain={x: OPEN_UNIT, beta: POS, ref: REF_SET, d: REAL}, where=NZ,
+    uses=("b1-large-g-derivative-on-policy",),
+))
+
+CLAIMS.append(Chain(
+    id="b1-large-g-eq19-to-quadratic",
+    title="B.1: (19) implies the quadratic (squaring; the converse fails at the spurious root)",
+    ref=Ref("Appendix B.1", eq="19", note="and the quadratic after it ('This is equivalent to')"),
+    steps=[
+        Step(sp.Eq(beta * (x - ref), sp.sqrt(x * (1 - x))), because="Eq. (19): r(a) > r(b)"),
+        Step(sp.Eq(QUAD_LARGE, 0), relation="implies",
+             multiply_by=beta * (x - ref) + sp.sqrt(x * (1 - x)),
+             because="square both sides: multiply by beta (pi - ref) + sqrt(pi (1 - pi)), which "
+                     "vanishes at the spurious root below pi_ref"),
+    ],
+    domain={x: OPEN_UNIT, beta: POS, ref: REF_SET},
+    uses=("b1-large-g-stationarity-chain",),
+    note="The paper says 'equivalent'; squaring only gives an implication, and the paper restores "
+         "equivalence with the side condition pi >= pi_ref ('Since by (19) ...'): "
+         "b1-large-g-quadratic-root-above-reference.  Not counted as an error.",
+))
+
+CLAIMS.append(Chain(
+    id="b1-large-g-eq19-equivalent-to-quadratic-literal",
+    title="B.1 as worded: (19) is equivalent to the quadratic on the whole of (0, 1)",
+    ref=Ref("Appendix B.1", eq="19", note="'This is equivalent to the following quadratic equation'"),
+    steps=[
+        Step(sp.Eq(beta * (x - ref), sp.sqrt(x * (1 - x))), because="Eq. (19)"),
+        Step(sp.Eq(QUAD_LARGE, 0), relation="equivalent",
+             multiply_by=beta * (x - ref) + sp.sqrt(x * (1 - x)), because="square both sides"),
+    ],
+    domain={x: OPEN_UNIT, beta: POS, ref: REF_SET},
+    expect=refuted("squaring is not an equivalence: the quadratic's smaller root lies below pi_ref "
+                   "and does not solve (19); the paper repairs this in the next sentence "
+                   "(pi >= pi_ref)"),
+    note="Imprecise wording rather than a wrong result: the next sentence restricts to "
+         "pi_theta(a | q) >= pi_ref(a | q), where the equivalence holds "
+         "(b1-large-g-eq19-equivalent-to-quadratic-above-reference).",
+))
+
+CLAIMS.append(Chain(
+    id="b1-large-g-eq19-equivalent-to-quadratic-above-reference",
+    title="B.1: for pi_theta(a | q) >= pi_ref(a | q), (19) is equivalent to the quadratic",
+    ref=Ref("Appendix B.1", eq="19", note="with 'Since by (19), pi_theta(a | q) >= pi_ref(a | q)'"),
+    steps=[
+        Step(sp.Eq(beta * (x - ref), sp.sqrt(x * (1 - x))), because="Eq. (19)"),
+        Step(sp.Eq(QUAD_LARGE, 0), relation="equivalent",
+             multiply_by=beta * (x - ref) + sp.sqrt(x * (1 - x)),
+             because="square both sides; the multiplier is positive when pi >= pi_ref"),
+    ],
+    domain={x: OPEN_UNIT, beta: POS, ref: REF_SET}, where=(x >= ref,),
+    uses=("b1-large-g-eq19-equivalent-to-quadratic-literal", "b1-large-g-eq19-to-quadratic"),
+))
+
+CLAIMS.append(Root(
+    id="b1-large-g-quadratic-root-above-reference",
+    title="B.1: the quadratic has a unique root with pi_theta(a | q) >= pi_ref(a | q), which is (15)",
+    ref=Ref("Appendix B.1", note="displays after (19)"),
+    equation=sp.Eq(QUAD_LARGE.subs(x, ref + y), 0),
+    var=y, value=P15 - ref, interval=sp.Interval(0, sp.oo), unique=True,
+    domain=LARGE_DOMAIN,
+    uses=("b1-large-g-eq19-to-quadratic",),
+    note="Written in y = pi_theta(a | q) - pi_ref(a | q) so that the side condition is y >= 0 "
+         "(root intervals are numeric).  The quadratic is -pi_ref (1 - pi_ref) < 0 at pi = pi_ref, "
+         "so pi_ref lies strictly between the roots and only the '+' root qualifies.",
+))
+
+# =============================================================================================
+UNCHECKABLE = [
+    {"id": "binary-g2-effective-regularisation",
+     "ref": Ref("2.3.1", note="sentence after (14)"),
+     "statement": "beta/gamma_{a,b} may be regarded as the effective regularisation constant",
+     "reason": "an interpretation; the mechanical content (dependence on beta/gamma only) is "
+               "binary-g2-depends-on-ratio-only"},
+    {"id": "binary-g2-margin-interpretation",
+     "ref": Ref("2.3.1", note="sentence after (14)"),
+     "statement": "a larger confidence margin means a larger reward preference for answer a",
+     "reason": "an interpretation of gamma; the monotonicity itself is binary-g2-increasing-in-gamma"},
+    {"id": "binary-g2-ranking-interpretation",
+     "ref": Ref("2.3.1", note="paragraph on deterministic rewards"),
+     "statement": "the model focuses on the ranking of rewards and ignores scale or offset",
+     "reason": "prose restating binary-g2-deterministic-rank-only"},
+    {"id": "binary-g2-support-convention",
+     "ref": Ref("2.3.1", note="'Recall that when pi_ref(a | q) = 0, then pi_theta(a | q) = 0'"),
+     "statement": "where the reference policy vanishes the policy vanishes, its support being "
+                  "contained in that of pi_ref",
+     "reason": "a modelling convention (the KL_0 penalty contains -pi_old(a) log(pi_ref(a)/pi(a)), "
+               "infinite at pi_ref(a) = 0); used as the value at pi_ref = 0 in the continuity "
+               "claims binary-g2-jump-at-pi-ref-zero-when-beta-lt-gamma and "
+               "binary-large-g-pi-ref-zero-right-limit"},
+    {"id": "binary-figures-1-2",
+     "ref": Ref("2.3.1", note="Figures 1 and 2"),
+     "statement": "plots of (14) and (15) against pi_ref(a | q)",
+     "reason": "figures (reproduced separately)"},
+]

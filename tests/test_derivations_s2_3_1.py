@@ -1,0 +1,196 @@
+"""Section 2.3.1 / Appendix B.1 (binary questions): expected verdicts and wrong variants.
+
+The module must load cleanly; key claims come out as expected (established, or refuted
+where the paper is wrong, at the right step); and deliberately broken variants (the other
+root of a quadratic, a sign flip, a missing square, a reversed inequality, a wrong limit,
+squaring treated as an equivalence) must be refuted with a counterexample.
+"""
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+ROOT = Path(__file__).resolve().parents[1]
+for p in (ROOT / "src", ROOT / "derivations"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+from verify_claims import HOLDS, Ref  # noqa: E402
+from verify_claims.verify import Settings, verify  # noqa: E402
+
+import s2_3_1_binary_questions as m  # noqa: E402
+from _s231_helpers import closed_form_g2, closed_form_large  # noqa: E402
+
+SETTINGS = Settings(seed=0, samples=60, precision=30)
+
+
+def claim(cid):
+    found = [c for c in m.CLAIMS if c.id == cid]
+    assert found, f"no claim {cid}"
+    return found[0]
+
+
+def variant(original, **changes):
+    """A copy of a claim with some fields changed, expected (wrongly) to hold."""
+    return dataclasses.replace(original, id=original.id + "-wrong-variant", expect=HOLDS, uses=(),
+                               **changes)
+
+
+def assert_refuted(c):
+    c.validate()
+    res = verify(c, SETTINGS)
+    assert res.status == "refuted", (c.id, res.status, res.message, res.evidence)
+    assert isinstance(res.counterexample, dict) and res.counterexample
+    return res
+
+
+def assert_established(c):
+    res = verify(c, SETTINGS)
+    assert res.status in ("proved", "certified", "checked"), (c.id, res.status, res.message)
+    return res
+
+
+# ------------------------------------------------------------------ the module itself
+
+def test_module_loads_and_validates():
+    ids = [c.id for c in m.CLAIMS]
+    assert len(ids) == len(set(ids))
+    for c in m.CLAIMS:
+        c.validate()
+        assert c.id.startswith(("binary-g2-", "binary-large-g-", "b1-")), c.id
+        assert c.note or c.title
+    for u in m.UNCHECKABLE:
+        assert set(u) == {"id", "ref", "statement", "reason"} and isinstance(u["ref"], Ref)
+        assert u["id"] not in ids
+
+
+def test_loader_reports_no_problems():
+    from verify_claims.loader import load_derivations
+    loaded = load_derivations(ROOT / "derivations")
+    mine = [p for p in loaded.problems if "s2_3_1" in str(p)]
+    assert not mine, mine
+
+
+def test_every_refuted_claim_has_a_corrected_partner():
+    refuted_ids = {c.id for c in m.CLAIMS if not c.expect.holds}
+    partnered = {u for c in m.CLAIMS if c.expect.holds for u in c.uses}
+    assert refuted_ids and refuted_ids <= partnered, refuted_ids - partnered
+
+
+# ------------------------------------------------------------------ expected verdicts
+
+@pytest.mark.parametrize("cid", [
+    "binary-g2-closed-form", "binary-large-g-closed-form", "b1-g2-quadratic-unique-nonnegative-root",
+    "binary-g2-closed-form-maximises-on-policy-potential", "binary-large-g-closed-form-unique-root",
+])
+def test_key_claims_established(cid):
+    assert_established(claim(cid))
+
+
+@pytest.mark.parametrize("cid", ["b1-g2-reward-preference-chain", "binary-g2-value-at-beta-equals-gamma",
+                                 "binary-g2-jump-at-pi-ref-zero-when-beta-lt-gamma", "b1-g2-eq16"])
+def test_exact_claims_proved(cid):
+    assert verify(claim(cid), SETTINGS).status == "proved"
+
+
+@pytest.mark.parametrize("cid", [c.id for c in m.CLAIMS if not c.expect.holds])
+def test_paper_errors_refuted(cid):
+    assert_refuted(claim(cid))
+
+
+def test_literal_chain_fails_at_the_typo_step():
+    res = verify(claim("b1-g2-reward-preference-chain-literal"), SETTINGS)
+    assert res.status == "refuted" and res.counterexample["failing step"] == 4
+    # earlier steps hold (the symbolic budget is short once numbers refute, so "checked" is fine)
+    assert all(s.get("status") in ("proved", "checked") for s in res.steps[1:3])
+    assert res.steps[3]["status"] == "refuted"
+    assert verify(claim("b1-g2-reward-preference-chain"), SETTINGS).status == "proved"
+
+
+# ------------------------------------------------------------------ wrong variants
+
+B, Gm, F = m.beta, m.gamma, m.ref
+
+
+def test_other_root_of_the_g2_quadratic_refuted():
+    orig = claim("b1-g2-quadratic-unique-nonnegative-root")
+    c = B / Gm
+    res = assert_refuted(variant(orig, value=sp.Rational(1, 2) * ((1 - c) - sp.sqrt((1 - c) ** 2 + 4 * c * F))))
+    assert res.counterexample["type"] == "root outside the interval"
+
+
+def test_g2_closed_form_sign_flip_refuted():
+    """(14) with 1 + beta/gamma for 1 - beta/gamma is not stationary."""
+    orig = claim("binary-g2-closed-form")
+    c = m.beta / m.GAMMA_EXPR
+    wrong = sp.Rational(1, 2) * (1 + c + sp.sqrt((1 + c) ** 2 + 4 * c * F)) / (1 + 2 * c)
+    assert_refuted(variant(orig, at={m.x: wrong}))
+
+
+def test_large_closed_form_with_beta_for_beta_squared_refuted():
+    orig = claim("binary-large-g-closed-form")
+    wrong = (2 * B * F + 1 + sp.sqrt(1 + 4 * B * F * (1 - F))) / (2 * (1 + B))
+    assert_refuted(variant(orig, at={m.x: wrong}))
+
+
+def test_large_closed_form_other_root_not_above_reference():
+    orig = claim("b1-large-g-quadratic-root-above-reference")
+    other = (2 * B ** 2 * F + 1 - sp.sqrt(1 + 4 * B ** 2 * F * (1 - F))) / (2 * (1 + B ** 2))
+    assert_refuted(variant(orig, value=other - F))
+
+
+def test_squaring_as_equivalence_refuted():
+    """Dropped condition pi >= pi_ref: the squared equation has the spurious root."""
+    orig = claim("b1-large-g-eq19-equivalent-to-quadratic-above-reference")
+    assert_established(orig)
+    res = assert_refuted(variant(orig, domain=dict(orig.domain.sets), where=()))
+    assert res.counterexample["failing step"] == 2
+
+
+def test_beta_limit_to_wrong_value_refuted():
+    orig = claim("binary-g2-limit-beta-zero")
+    assert_refuted(variant(orig, value=F))
+
+
+def test_no_jump_claimed_for_beta_below_gamma_refuted():
+    orig = claim("binary-g2-jump-at-pi-ref-zero-when-beta-lt-gamma")
+    assert_refuted(variant(orig, value=0))
+
+
+def test_increasing_in_beta_refuted():
+    assert_refuted(variant(claim("binary-g2-decreasing-in-beta"), direction="increasing"))
+
+
+def test_tighter_g2_lower_bound_refuted():
+    orig = claim("binary-g2-lower-bound")
+    assert_refuted(variant(orig, rhs=sp.Max(1 - B / (2 * Gm), F)))
+
+
+def test_groups_of_two_more_biased_refuted():
+    orig = claim("binary-large-g-more-biased-than-g2")
+    assert_refuted(variant(orig, op="<"))
+
+
+def test_bound_comparison_with_wrong_powers_refuted():
+    orig = claim("binary-large-g-bound-exceeds-g2-bound")
+    assert_refuted(variant(orig, lhs=1 / (1 + B), rhs=1 - B ** 2))
+
+
+def test_tie_with_a_margin_refuted():
+    """gamma != 0: the stationary policy is not pi_ref."""
+    orig = claim("binary-g2-tie-reference-policy")
+    assert_refuted(variant(orig, equation=m.H_G2.subs(Gm, sp.Rational(1, 2))))
+
+
+def test_potential_maximised_elsewhere_refuted():
+    orig = claim("binary-g2-closed-form-maximises-on-policy-potential")
+    assert_refuted(variant(orig, at={m.x: F}))
+
+
+def test_closed_forms_agree_with_paper_values():
+    """Spot values the paper states in prose: sqrt(pi_ref) at beta = gamma; 1/(1 + beta^2) at 0."""
+    assert sp.simplify(closed_form_g2(1, 1, sp.Rational(1, 4)) - sp.Rational(1, 2)) == 0
+    assert sp.simplify(closed_form_large(2, 0) - sp.Rational(1, 5)) == 0
