@@ -74,12 +74,19 @@ _STRENGTH = ("proved", "certified", "checked")
 def verify_summary(claim, results_by_id: dict) -> Result:
     """A summary statement holds as strongly as the weakest claim it uses.
 
-    A supporting claim that is refuted refutes the summary (the counterexample names it);
-    one that errored, timed out or is undecided, or was not run, leaves it undecided.
+    A supporting claim that is refuted refutes the summary (the counterexample names it),
+    except a confirmed "not in general" statement, whose counterexample is the support (it
+    counts as checked); one that errored, timed out or is undecided, or was not run,
+    leaves it undecided.
     """
     support = {u: results_by_id.get(u) for u in claim.uses}
     statuses = {u: (r.status if r is not None else "not run") for u, r in support.items()}
-    evidence = {"supported_by": statuses}
+    evidence = {"supported_by": dict(statuses)}
+    for u, r in support.items():
+        # a confirmed "not in general" (expected refuted, not a paper error) supports a
+        # summary that says the two differ; a numeric counterexample is checked-strength
+        if r is not None and r.status == "refuted" and r.as_expected and not r.paper_error:
+            statuses[u] = "checked"
     refuted_by = [u for u, st in statuses.items() if st == "refuted"]
     if refuted_by:
         first = support[refuted_by[0]]
