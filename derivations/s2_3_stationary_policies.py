@@ -705,7 +705,8 @@ UNCHECKABLE = [
      "statement": "Finding (typo): the non-negativity condition is written gamma_0 >= 0; it should be "
                   "gamma_o >= 0 for every output o.",
      "reason": "A subscript typo in notation; the chains use gamma_o >= 0 (kkt-complementary-slackness-"
-               "interior).  The conclusion 'pi(o) = 0 or (11)' does not depend on the sign condition."},
+               "interior).  The conclusion 'pi(o) = 0 or (11)' does not depend on the sign condition.",
+     "finding": "typo"},
     {"id": "s23-details-in-appendix",
      "ref": Ref("2.3", eq="11", note="'The details are provided in Appendix A'"),
      "statement": "Pointer to Appendix A.",

@@ -954,7 +954,8 @@ UNCHECKABLE = [
     {"id": "direct-kl-large-g-duplicated-clause", "ref": Ref("3", note="sentence on the limit of a large group size"),
      "statement": "'If beta is sufficiently large, there exist two values ... if beta is sufficiently large.'",
      "reason": "Wording slip (the condition is stated twice); the mathematics is checked by "
-               "direct-kl-large-g-two-stationary-lower/upper."},
+               "direct-kl-large-g-two-stationary-lower/upper.",
+     "finding": "wording slip"},
     {"id": "shift-only-rlhf-like-remark", "ref": Ref("3", note="shift-only normalisation"),
      "statement": "The reward preference is similar to RLHF's, with the reward model replaced by a sample "
                   "mean estimate.",
@@ -963,7 +964,8 @@ UNCHECKABLE = [
     {"id": "b2-kl-notation-slip", "ref": Ref("Appendix B.2", note="groups of size two, objective display"),
      "statement": "'where K(p || p') denotes the KL divergence between two Bernoulli distributions'; the display "
                   "writes KL(pi(a) || pi_ref(a))) with an unmatched parenthesis.",
-     "reason": "Notation slips (K vs KL, an extra ')'); the objective itself is checked by b2-g2-objective."},
+     "reason": "Notation slips (K vs KL, an extra ')'); the objective itself is checked by b2-g2-objective.",
+     "finding": "notation slip"},
     {"id": "b2-large-g-readily-verified", "ref": Ref("Appendix B.2", note="last paragraph"),
      "statement": "Appendix B.2 stops after the properties of h; the step from them to the Section 3 sentence "
                   "(optimum 1 for small beta, two maximisers for large beta) is left to the reader, and "

@@ -38,6 +38,8 @@ MODULE = '''
     UNCHECKABLE = [
         {"id": "library-default", "ref": Ref("1.2", note="footnote 1"),
          "statement": "TRL uses beta = 0.04 by default", "reason": "a fact about a library, not mathematics"},
+        {"id": "subscript-typo", "ref": Ref("Appendix A"), "statement": "gamma_0 for gamma_o",
+         "reason": "notation", "finding": "typo"},
     ]
 '''
 
@@ -64,8 +66,8 @@ def test_summary_statuses_and_uncheckable_in_json(write_modules, cli_env, tmp_pa
     assert by["summary-of-refuted"]["counterexample"]["claim"] == "paper-bound"
     assert by["summary-weakest"]["evidence"]["supported_by"] == {
         "square-expands": "proved", "corrected-bound": by["corrected-bound"]["status"]}
-    assert [u["id"] for u in data["uncheckable"]] == ["library-default"]
-    assert "1 statements not checkable" in proc.stdout
+    assert [u["id"] for u in data["uncheckable"]] == ["library-default", "subscript-typo"]
+    assert "2 statements not checkable" in proc.stdout
 
 
 def test_summary_of_a_wrong_claim_is_refuted_and_fails_the_gate(write_modules, cli_env, tmp_path):
@@ -116,7 +118,7 @@ def test_list_shows_uncheckable_and_survives_a_closed_pipe(write_modules, cli_en
     proc = subprocess.run([sys.executable, "-m", "verify_claims", "--derivations", str(d), "--list"],
                           capture_output=True, text=True, env=cli_env, timeout=120)
     assert "library-default" in proc.stdout and "not checkable" in proc.stdout
-    assert "7 claims and 1 statements listed as not checkable" in proc.stdout
+    assert "7 claims and 2 statements listed as not checkable" in proc.stdout
     piped = subprocess.run(f"{sys.executable} -m verify_claims --derivations {d} --list | head -1",
                            shell=True, capture_output=True, text=True, env=cli_env, timeout=120)
     assert "Traceback" not in piped.stderr and "internal error" not in piped.stderr
@@ -135,7 +137,9 @@ def test_update_docs_writes_inventory_and_findings(write_modules, cli_env, tmp_p
     readme = top.read_text()
     assert "stale" not in readme and readme.endswith("## After\n")
     assert "`paper-bound`" in readme and "Corrected claim: `corrected-bound`" in readme
-    assert "Counterexample: values differ" in readme or "Counterexample:" in readme
+    assert "Counterexample:" in readme
+    assert "- Typo, Section Appendix A (`subscript-typo`): gamma_0 for gamma_o" in readme or \
+        "- Typo, Appendix A (`subscript-typo`): gamma_0 for gamma_o" in readme
     # --update-docs needs a complete run
     proc2, _ = _run(cli_env, d, tmp_path, "--update-docs", "--only", "square-expands")
     assert "ignored with --only" in proc2.stderr

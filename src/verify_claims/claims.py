@@ -512,6 +512,7 @@ class Uncheckable:
     ref: Ref | str
     statement: str
     reason: str
+    finding: str = ""  # e.g. "typo": a slip in the paper worth reporting, though not checkable
     source: str = ""
 
     kind = "not checkable"
@@ -519,12 +520,13 @@ class Uncheckable:
     @classmethod
     def from_declaration(cls, d, source: str) -> "Uncheckable":
         if isinstance(d, Uncheckable):
-            d = {"id": d.id, "ref": d.ref, "statement": d.statement, "reason": d.reason}
+            d = {"id": d.id, "ref": d.ref, "statement": d.statement, "reason": d.reason,
+                 **({"finding": d.finding} if d.finding else {})}
         if not isinstance(d, dict):
             raise DeclarationError(f"UNCHECKABLE contains {type(d).__name__} {d!r:.60}; use a dict with "
                                    "keys id, ref, statement, reason (or verify_claims.Uncheckable)")
         missing = [k for k in ("id", "ref", "statement", "reason") if not d.get(k)]
-        extra = sorted(set(d) - {"id", "ref", "statement", "reason"})
+        extra = sorted(set(d) - {"id", "ref", "statement", "reason", "finding"})
         if missing or extra:
             raise DeclarationError(
                 f"UNCHECKABLE entry {d.get('id')!r}: "
@@ -535,11 +537,11 @@ class Uncheckable:
             raise DeclarationError(f"UNCHECKABLE id {d['id']!r} is not a slug (lowercase letters, digits, "
                                    "hyphens)")
         return cls(id=d["id"], ref=d["ref"], statement=str(d["statement"]), reason=str(d["reason"]),
-                   source=source)
+                   finding=str(d.get("finding") or ""), source=source)
 
     def to_json(self) -> dict:
         return {"id": self.id, "ref": str(self.ref), "statement": self.statement, "reason": self.reason,
-                "source": self.source}
+                "finding": self.finding, "source": self.source}
 
 
 KINDS = {c.kind: c for c in (Identity, Chain, Inequality, Limit, Monotonic, Root, Stationary, Maximiser,

@@ -171,6 +171,11 @@ def render_findings(report: dict) -> str:
         if cx:
             out.append(f"  Counterexample: {cx}  ")
         out.append(f"  Corrected claim: {fixed}")
+    slips = [u for u in report.get("uncheckable", []) if u.get("finding")]
+    if slips:
+        out += ["", f"{len(slips)} slips that do not change the mathematics (listed, not checkable):", ""]
+        for u in sorted(slips, key=lambda u: (_section_key(section_of(u["ref"])), u["id"])):
+            out.append(f"- {u['finding'].capitalize()}, {u['ref']} (`{u['id']}`): {u['statement'].strip()}")
     if confirmed:
         out += ["", f"{len(confirmed)} statements the paper itself qualifies (\"not in general\") are "
                 "confirmed by a counterexample:", ""]
