@@ -40,6 +40,7 @@ class Loaded:
     modules: list = field(default_factory=list)  # (file, docstring first line, n claims)
     claims: list = field(default_factory=list)
     problems: list = field(default_factory=list)
+    figures: list = field(default_factory=list)  # optional module-level FIGURES (figures.Figure)
 
 
 def _import_file(path: Path):
@@ -98,6 +99,7 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
             if not isinstance(claims, (list, tuple)):
                 out.problems.append(Problem(rel, None, "CLAIMS must be a list of claims"))
                 continue
+            _collect_figures(module, rel, out)
             doc = (module.__doc__ or "").strip().splitlines()
             out.modules.append((rel, doc[0] if doc else "", len(claims)))
             for c in claims:
@@ -143,6 +145,34 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
     finally:
         sys.path.remove(str(d))
     return out
+
+
+def _collect_figures(module, rel: str, out: Loaded) -> None:
+    """A module may also define FIGURES: figures the report reproduces (see figures.py)."""
+    from .figures import Figure
+
+    figures = getattr(module, "FIGURES", None)
+    if figures is None:
+        return
+    if not isinstance(figures, (list, tuple)):
+        out.problems.append(Problem(rel, None, "FIGURES must be a list of figures"))
+        return
+    known = {f.id for f in out.figures}
+    for f in figures:
+        if not isinstance(f, Figure):
+            out.problems.append(Problem(rel, None, f"FIGURES contains {type(f).__name__}, not a Figure"))
+            continue
+        f.source = rel
+        try:
+            f.validate()
+        except DeclarationError as exc:
+            out.problems.append(Problem(rel, None, str(exc)))
+            continue
+        if f.id in known:
+            out.problems.append(Problem(rel, None, f"duplicate figure id {f.id!r}"))
+            continue
+        known.add(f.id)
+        out.figures.append(f)
 
 
 def _find_cycle(claims):

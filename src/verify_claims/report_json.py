@@ -47,7 +47,7 @@ def mark_established(results) -> None:
 
 
 def build_report(results, problems, settings, *, derivations: str, seconds: float, exit_code: int,
-                 jobs: int, started: str) -> dict:
+                 jobs: int, started: str, figures=None) -> dict:
     counts = Counter(r.status for r in results)
     return {
         "schema": SCHEMA,
@@ -71,6 +71,8 @@ def build_report(results, problems, settings, *, derivations: str, seconds: floa
         },
         "problems": [{"file": p.file, "claim": p.claim, "cause": p.cause} for p in problems],
         "claims": [r.to_json() for r in results],
+        # reproduced figures (figures.compute_figure): closed form against numeric roots
+        "figures": list(figures or []),
     }
 
 
