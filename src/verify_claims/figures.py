@@ -144,7 +144,7 @@ def _roots(F, lo, hi, digits: int, scan: int = 64) -> list:
             if fa == 0:
                 roots.append(a)
                 continue
-            if (fa < 0) == (fb < 0):
+            if fb == 0 or (fa < 0) == (fb < 0):  # a zero at b is counted as the next pair's a
                 continue
             for _ in range(int(digits * 3.4) + 8):  # halve the bracket to ~10^-digits
                 m = (a + b) / 2
@@ -278,16 +278,42 @@ def _draw(data: dict):
         return fig, rc
 
 
+def _plain(data: dict) -> dict:
+    """The same data with every label as literal text (no mathtext): the fallback when a
+    declared label is not valid mathtext, so a bad label never loses the figure."""
+    def lit(s):
+        return str(s).replace("\\", "/").replace("$", r"\$").replace("^", r"\^").replace("_", r"\_")
+    return {**data, "x_label": lit(data.get("x_label", "")), "y_label": lit(data.get("y_label", "")),
+            "curves": [{**c, "label": lit(c["label"])} for c in data["curves"]]}
+
+
+def _render(data: dict, canvas_cls, target, metadata) -> None:
+    import matplotlib
+
+    for attempt in (data, None):
+        d = attempt if attempt is not None else _plain(data)
+        try:
+            fig, rc = _draw(d)  # tight_layout already parses the labels
+            with matplotlib.rc_context(rc):
+                canvas = canvas_cls(fig)
+                printer = canvas.print_svg if hasattr(canvas, "print_svg") else canvas.print_pdf
+                printer(target, metadata=metadata)
+            return
+        except ValueError:
+            if attempt is None:
+                raise
+            if hasattr(target, "seek"):
+                target.seek(0)
+                target.truncate()
+
+
 def figure_svg(data: dict, id_prefix: str = "") -> str:
     """The figure as an inline <svg> element (no XML prolog), ids prefixed so several
     figures can live in one HTML document without clashing."""
     from matplotlib.backends.backend_svg import FigureCanvasSVG
-    import matplotlib
 
-    fig, rc = _draw(data)
     buf = io.StringIO()
-    with matplotlib.rc_context(rc):
-        FigureCanvasSVG(fig).print_svg(buf, metadata={"Date": None})
+    _render(data, FigureCanvasSVG, buf, {"Date": None})
     svg = buf.getvalue()
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
@@ -301,8 +327,5 @@ def figure_svg(data: dict, id_prefix: str = "") -> str:
 def figure_pdf(data: dict, path) -> None:
     """The figure as a PDF file (for the LaTeX report), without creation dates."""
     from matplotlib.backends.backend_pdf import FigureCanvasPdf
-    import matplotlib
 
-    fig, rc = _draw(data)
-    with matplotlib.rc_context(rc):
-        FigureCanvasPdf(fig).print_pdf(str(path), metadata={"CreationDate": None, "ModDate": None})
+    _render(data, FigureCanvasPdf, str(path), {"CreationDate": None, "ModDate": None})

@@ -86,7 +86,7 @@ def _tt(value) -> TeX:
     punctuation and at least every 16 characters."""
     pieces = []
     for part in re.split(r"(\s+)", str(value)):
-        if len(part) < 28:
+        if len(part) < 12:
             pieces.append(latex_escape(part))
             continue
         run = 0

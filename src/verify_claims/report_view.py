@@ -79,6 +79,12 @@ def _section_sort(s: str):
     return (group, parts)
 
 
+def is_timing(key) -> bool:
+    """Fields that differ between runs on the same inputs (wall-clock times)."""
+    k = str(key)
+    return k in TIMING_KEYS or k.endswith("seconds") or k.endswith("_time")
+
+
 def _value(v) -> str:
     if isinstance(v, str):
         s = v
@@ -97,7 +103,7 @@ def _rows(d: dict, prefix: str = "") -> list:
         if isinstance(v, dict) and v and len(v) <= 12 and all(not isinstance(x, (dict, list)) for x in v.values()):
             rows.extend(_rows(v, key + "."))
         else:
-            rows.append({"key": key, "value": _value(v), "timing": str(k) in TIMING_KEYS})
+            rows.append({"key": key, "value": _value(v), "timing": is_timing(k)})
     return rows
 
 
