@@ -72,3 +72,50 @@ def run_cli(derivs: Path, report_dir: Path, env: dict, *extra) -> subprocess.Com
     return subprocess.run([sys.executable, "-m", "verify_claims", "--derivations", str(derivs), "--jobs", "1",
                            "--report-dir", str(report_dir), "--no-color", *extra],
                           capture_output=True, text=True, env=env, timeout=600)
+
+
+def chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def browser_dom(html_path: Path, shot: Path, profile: Path) -> str:
+    """Open the report from file:// in headless Chromium, let MathJax finish (virtual
+    time), return the typeset DOM and save a screenshot."""
+    exe = chromium()
+    if not exe:
+        need("chromium")
+    url = html_path.resolve().as_uri()
+    common = [exe, "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--no-first-run",
+              f"--user-data-dir={profile}", "--virtual-time-budget=60000"]
+    dom = subprocess.run(common + ["--dump-dom", url], capture_output=True, text=True, timeout=300)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    shotp = subprocess.run(common + ["--window-size=1280,1600", f"--screenshot={shot}", url],
+                           capture_output=True, text=True, timeout=300)
+    assert shotp.returncode == 0 and shot.is_file() and shot.stat().st_size > 10_000, shotp.stderr[-2000:]
+    return dom.stdout
+
+
+def assert_typeset_report(dom: str, claim_ids, figure_ids) -> None:
+    """What a reader must see: math typeset without errors, every claim, figures, graph."""
+    assert 'data-mathjax="done"' in dom, "MathJax did not finish typesetting: " + \
+        (re.search(r'data-mathjax="[^"]*"', dom) or [""])[0]
+    errors = re.findall(r'data-mjx-error="([^"]*)"', dom)
+    assert not errors, f"MathJax errors: {errors[:5]}"
+    body = re.sub(r"<style[^>]*>.*?</style>", "", dom, flags=re.S)  # MathJax's CSS names merror too
+    # parse errors are merror nodes; undefined macros (MathJax's noundefined) are red text
+    for bad in ('<g data-mml-node="merror"', '<mjx-merror', 'mathcolor="red"', 'data-mml-node="mtext" fill="red"'):
+        i = body.find(bad)
+        assert i < 0, f"MathJax error node {bad}: ...{body[max(0, i - 600):i + 200]}"
+    assert dom.count("<mjx-container") >= len(claim_ids), "statements were not typeset"
+    for cid in claim_ids:
+        assert f'id="claim-{cid}"' in dom, cid
+    for fid in figure_ids:
+        i = dom.index(f'id="figure-{fid}"')
+        assert "<svg" in dom[i:dom.index("</figure>", i)], fid
+    g = dom.index('id="dependency-graph"')
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="dep-graph"' in dom[g:g + 400]
+    assert "no claims" not in dom[g:g + 2000]

@@ -139,7 +139,13 @@ def _counterexample(cx) -> list:
 
 def prepare(report: dict) -> dict:
     """The view model both reports render."""
-    run = dict(report.get("run") or {})
+    from . import __version__
+
+    run = {"seed": "", "samples": "", "precision": "", "timeout": "", "jobs": "", "derivations": "",
+           "started": "", "seconds": "", "counts": {}, "claims": len(report.get("claims") or []),
+           "as_expected": "", "not_as_expected": 0, "problems": 0, "exit_code": "",
+           **(report.get("run") or {})}
+    run["versions"] = {"verify_claims": __version__, **(run.get("versions") or {})}
     claims_in = list(report.get("claims") or [])
     found = foundations(claims_in)
     ids = {c["id"] for c in claims_in}
