@@ -23,7 +23,7 @@ from html import escape
 __all__ = ["STATUS_COLOURS", "layout", "graph_svg", "graph_pdf", "foundations"]
 
 STATUS_COLOURS = {
-    "proved": "#1a7f37", "certified": "#2da44e", "checked": "#0e7c86", "refuted": "#cf222e",
+    "proved": "#1a7f37", "certified": "#0969da", "checked": "#1b7c83", "refuted": "#cf222e",
     "undecided": "#b08800", "error": "#8250df", "timeout": "#6e7781", "missing": "#ffffff",
 }
 _RANK = {"proved": 2, "certified": 2, "checked": 1}

@@ -24,7 +24,7 @@ import jinja2
 
 from .figures import figure_pdf
 from .graph import STATUS_COLOURS, graph_pdf
-from .report_html import TEMPLATES, write_text_atomic
+from .report_html import TEMPLATES, _umask, write_text_atomic
 from .report_view import display_latex, prepare, safe_math
 
 __all__ = ["render_latex", "write_latex", "build_pdf", "latex_escape", "TeX", "LatexError", "pdflatex"]
@@ -189,6 +189,7 @@ def _atomic_file(write, path: Path):
     os.close(fd)
     try:
         res = write(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
         return res
     except BaseException:
@@ -241,6 +242,7 @@ def build_pdf(tex_path, *, timeout: float = 180.0) -> Path:
         os.close(fd)
         try:
             shutil.copyfile(tmp / "report.pdf", part)
+            os.chmod(part, 0o666 & ~_umask())
             os.replace(part, out)
         except BaseException:
             if os.path.exists(part):
