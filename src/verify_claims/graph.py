@@ -207,11 +207,11 @@ def graph_svg(claims: list, href=lambda cid: f"#claim-{cid}") -> str:
 
 
 def graph_pdf(claims: list, path) -> bool:
-    """The same layout drawn by matplotlib into a PDF (for the LaTeX report).  False when
-    there is nothing to draw."""
+    """The same layout drawn by matplotlib into a PDF (for the LaTeX report).  Returns
+    (width, height) in points, or None when there is nothing to draw."""
     lay = layout(claims)
     if not lay.nodes:
-        return False
+        return None
     import matplotlib
     from matplotlib.backends.backend_pdf import FigureCanvasPdf
     from matplotlib.figure import Figure as MplFigure
@@ -245,4 +245,4 @@ def graph_pdf(claims: list, path) -> bool:
             ax.text(nd.x + 8, nd.y + nd.h / 2, n + (" (not found)" if nd.missing else ""), va="center",
                     fontsize=8, color=s["text"], alpha=max(s["opacity"], 0.8))
         FigureCanvasPdf(fig).print_pdf(str(path), metadata={"CreationDate": None, "ModDate": None})
-    return True
+    return lay.width, lay.height

@@ -105,7 +105,8 @@ def _math(latex) -> TeX:
     if not latex:
         return TeX(r"\emph{(no statement)}")
     if safe_math(latex):
-        return TeX(r"\fitmath{" + display_latex(latex) + "}")
+        shown = display_latex(latex)
+        return TeX((r"\fitmath{" if shown != latex else r"\fitbreak{") + shown + "}")
     return _tt(latex)
 
 
@@ -145,7 +146,7 @@ def _colour_name(status: str) -> str:
 
 
 def render_latex(report: dict, *, figure_files: dict | None = None, graph_file: str | None = None,
-                 figures_note: str = "") -> str:
+                 figures_note: str = "", graph_angle: str = "") -> str:
     """The report as a LaTeX document.  figure_files: figure id -> PDF path relative to
     the .tex file (figures without a file are described, not drawn)."""
     view = prepare(report)
@@ -155,7 +156,7 @@ def render_latex(report: dict, *, figure_files: dict | None = None, graph_file: 
         f.setdefault("problems", [])
         f.setdefault("max_abs_diff", float("nan"))
     colours = [(_colour_name(s), c.lstrip("#").upper()) for s, c in STATUS_COLOURS.items()]
-    view.update(graph_file=graph_file or "", figures_note=figures_note, colour_defs=colours,
+    view.update(graph_file=graph_file or "", graph_angle=graph_angle, figures_note=figures_note, colour_defs=colours,
                 cname=_colour_name)
     return _env().get_template("report.tex.j2").render(**view)
 
@@ -176,11 +177,14 @@ def write_latex(report: dict, report_dir, *, figures_note: str = "") -> Path:
         name = f"figures/{f['id']}.pdf"
         _atomic_file(lambda p, f=f: figure_pdf(f, p), report_dir / name)
         files[f["id"]] = name
-    graph = None
+    graph, angle = None, ""
     if report.get("claims"):
-        ok = _atomic_file(lambda p: graph_pdf(report["claims"], p), report_dir / "figures/dependency-graph.pdf")
-        graph = "figures/dependency-graph.pdf" if ok is not False else None
-    text = render_latex(report, figure_files=files, graph_file=graph, figures_note=figures_note)
+        size = _atomic_file(lambda p: graph_pdf(report["claims"], p), report_dir / "figures/dependency-graph.pdf")
+        if size:
+            graph = "figures/dependency-graph.pdf"
+            angle = "angle=90," if size[0] > 1.3 * size[1] else ""  # a wide graph reads better sideways
+    text = render_latex(report, figure_files=files, graph_file=graph, figures_note=figures_note,
+                        graph_angle=angle)
     return write_text_atomic(text, report_dir / "report.tex")
 
 
