@@ -229,8 +229,8 @@ def _write_reports(report, args, code, fig_note) -> int:
     if not args.no_html:
         from .report_html import write_html
 
-        print(f"report: {write_html(report, rdir, figures_note=fig_note)} (open it in a browser; "
-              "works offline)")
+        html = write_html(report, rdir, figures_note=fig_note)
+        print(f"report: {html} (open {html.resolve().as_uri()} in a browser; works offline)")
     if args.no_latex:
         return code
     from .report_tex import LatexError, build_pdf, pdflatex, write_latex
