@@ -99,3 +99,11 @@ def test_bad_figure_declarations_are_problems(write_modules):
     assert [f.id for f in loaded.figures] == ["ok"]
     causes = " | ".join(str(p) for p in loaded.problems)
     assert "not a slug" in causes and "free symbols ['b']" in causes and "not a Figure" in causes
+
+
+def test_figure_labels_cannot_inject_markup():
+    data = {"curves": [{"label": "x --><script>alert(1)</script>", "x": [0, 1], "y": [0, 1], "points": []}],
+            "x_label": "a</text><script>alert(2)</script>", "y_label": "$\\undefinedmacro$", "diagonal": True}
+    svg = figure_svg(data, id_prefix="h-")
+    assert "<script" not in svg and "alert" not in svg and "<!--" not in svg
+    assert svg.count("<svg") == 1 and svg.rstrip().endswith("</svg>")

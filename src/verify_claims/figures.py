@@ -317,6 +317,9 @@ def figure_svg(data: dict, id_prefix: str = "") -> str:
     svg = buf.getvalue()
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
+    # matplotlib repeats every label in an XML comment (escaped); drop them: smaller, and no
+    # derivation text reaches the inline SVG except as glyph outlines
+    svg = re.sub(r"<!--.*?-->", "", svg, flags=re.S)
     if id_prefix:
         svg = re.sub(r'id="([^"]+)"', lambda m: f'id="{id_prefix}{m.group(1)}"', svg)
         svg = re.sub(r'url\(#([^)]+)\)', lambda m: f'url(#{id_prefix}{m.group(1)})', svg)
