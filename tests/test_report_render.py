@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _report_fixtures import HOSTILE, MODULE, need, run_cli, strip_timing  # noqa: E402
+from _report_fixtures import HOSTILE, IN_CI, MODULE, need, run_cli, strip_timing  # noqa: E402
 
 from verify_claims.report_html import render_html  # noqa: E402
 from verify_claims.report_tex import latex_escape, render_latex  # noqa: E402
@@ -107,7 +107,7 @@ def test_failing_claim_counterexample_in_pdf(reports):
     cx = next(c for c in data["claims"] if c["id"] == "failing-claim")["counterexample"]
     tool = shutil.which("pdftotext")
     if not tool:
-        if __import__("os").environ.get("CI"):
+        if IN_CI:
             pytest.fail("pdftotext (poppler-utils) is not installed; .ci/run installs it")
         pytest.skip("pdftotext not installed: the PDF compiled, its text is not checked")
     text = subprocess.run([tool, "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout

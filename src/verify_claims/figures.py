@@ -228,6 +228,7 @@ def compute_figure(fig: Figure, *, samples: int = 201, digits: int = 30) -> dict
         "id": fig.id, "title": fig.title, "ref": str(fig.ref), "caption": fig.caption,
         "source": fig.source, "uses": list(fig.uses), "note": fig.note,
         "x_label": fig.x_label, "y_label": fig.y_label, "diagonal": fig.diagonal,
+        "x_range": [lo, hi], "y_interval": [float(ylo), float(yhi)],
         "closed_form": sp.latex(fig.closed_form), "stationarity": sp.latex(sp.Eq(fig.stationarity, 0)),
         "method": (f"closed form sampled at {samples} points; at each overlay point every root of the "
                    f"stationarity condition in ({ylo}, {yhi}) found by sign-change scan and bisection "
@@ -255,8 +256,9 @@ def _draw(data: dict):
     with matplotlib.rc_context(rc):
         fig = MplFigure(figsize=(5.2, 3.9))
         ax = fig.add_subplot(1, 1, 1)
-        if data.get("diagonal"):
-            ax.plot([0, 1], [0, 1], ls=":", lw=0.8, color="#999999", label="_nolegend_")
+        if data.get("diagonal"):  # y = x over the plotted range
+            a, b = data.get("x_range") or (0, 1)
+            ax.plot([a, b], [a, b], ls=":", lw=0.8, color="#999999", label="_nolegend_")
         for i, c in enumerate(data["curves"]):
             col = _COLOURS[i % len(_COLOURS)]
             # break the line where the closed form is undefined
@@ -268,8 +270,10 @@ def _draw(data: dict):
             ax.plot(px, py, ls="none", marker="o", ms=4.5, mfc="none", mec=col, mew=1.0,
                     label="_nolegend_")
         ax.plot([], [], ls="none", marker="o", mfc="none", mec="#333333", label="numeric root")
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1.02)
+        xlo, xhi = data.get("x_range") or (0, 1)
+        ylo, yhi = data.get("y_interval") or (0, 1)
+        ax.set_xlim(xlo, xhi)
+        ax.set_ylim(ylo, yhi + 0.02 * (yhi - ylo))
         ax.set_xlabel(data.get("x_label") or "x")
         ax.set_ylabel(data.get("y_label") or "y")
         ax.grid(True, lw=0.4, color="#dddddd")
