@@ -191,11 +191,11 @@ def test_chain_steps_each_with_verdict():
         {"step": 1, "latex": "b", "because": "wrong <line>", "relation": "equals", "status": "refuted"}])
     html = render_html(rep)
     assert 'id="claim-c1-step-1"' in html and "wrong &lt;line&gt;" in html
-    assert r"\begin{aligned}a \\ &amp;= b\end{aligned}" in html
+    assert r"\begin{aligned}&amp;a \\ &amp;= b\end{aligned}" in html
     step1 = html[html.index('id="claim-c1-step-1"'):]
     assert '<span class="badge st-refuted">refuted</span>' in step1[:step1.index("</tr>")]
     tex = render_latex(rep)
-    assert r"\badge{strefuted}{refuted}" in tex and r"\begin{aligned}a \\ &= b\end{aligned}" in tex
+    assert r"\badge{strefuted}{refuted}" in tex and r"\begin{aligned}&a \\ &= b\end{aligned}" in tex
 
 
 def test_graph_marks_established_only_when_everything_used_is():

@@ -55,6 +55,9 @@ def safe_math(latex: str) -> bool:
 def display_latex(latex: str) -> str:
     """Chain statements are lines joined by \\\\ with & alignment: wrap them in aligned."""
     if "&" in latex or "\\\\" in latex:
+        first = latex.split("\\\\", 1)[0]
+        if "&" not in first:  # start the first line at the alignment point too, not right of it
+            latex = "&" + latex
         return r"\begin{aligned}" + latex + r"\end{aligned}"
     return latex
 
