@@ -107,3 +107,24 @@ def test_figure_labels_cannot_inject_markup():
     svg = figure_svg(data, id_prefix="h-")
     assert "<script" not in svg and "alert" not in svg and "<!--" not in svg
     assert svg.count("<svg") == 1 and svg.rstrip().endswith("</svg>")
+
+
+def test_disagreeing_figure_fails_the_run(write_modules, tmp_path, capsys):
+    """A figure whose closed form does not solve its stationarity condition makes the exit
+    code 1, is named on stderr, and the report says DISAGREES."""
+    from verify_claims.cli import main
+
+    d = write_modules({"m.py": """
+        import sympy as sp
+        from verify_claims import Identity, Ref
+        from verify_claims.figures import Figure, Curve
+        x, y = sp.symbols("x y", positive=True)
+        CLAIMS = [Identity(id="a", title="t", ref=Ref("1"), lhs=x, rhs=x, domain={x: sp.Interval(0, 1)})]
+        FIGURES = [Figure(id="wrong-sqrt", title="t", ref="Section 1", caption="c", x=x, y=y,
+                          closed_form=x ** 2, stationarity=y ** 2 - x, curves=[Curve({})], uses=("a",))]
+    """})
+    code = main(["--derivations", str(d), "--report-dir", str(tmp_path / "r"), "--jobs", "1", "--no-latex"])
+    err = capsys.readouterr().err
+    assert code == 1 and "FIGURE wrong-sqrt" in err and "differ by" in err
+    html = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "DISAGREES" in html and 'href="#claim-a"' in html
