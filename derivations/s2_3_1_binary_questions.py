@@ -953,10 +953,6 @@ UNCHECKABLE = [
                "infinite at pi_ref(a) = 0); used as the value at pi_ref = 0 in the continuity "
                "claims binary-g2-jump-at-pi-ref-zero-when-beta-lt-gamma and "
                "binary-large-g-pi-ref-zero-right-limit"},
-    {"id": "binary-figures-1-2",
-     "ref": Ref("2.3.1", note="Figures 1 and 2"),
-     "statement": "plots of (14) and (15) against pi_ref(a | q)",
-     "reason": "figures (reproduced separately)"},
     {"id": "binary-g2-pi-theta-q-given-q-typo",
      "ref": Ref("2.3.1", note="last paragraph of the groups-of-two part"),
      "statement": "The text writes pi_theta(q | q) where pi_theta(a | q) is meant.",
@@ -967,4 +963,40 @@ UNCHECKABLE = [
      "statement": "The large-group objective display has one closing parenthesis too many.",
      "reason": "a typesetting slip; the objective itself is b1-large-g-objective",
      "finding": "typesetting slip"},
+]
+
+
+# =============================================================================================
+# Figures 1 and 2: each curve is the closed form; the overlay points are roots of the
+# stationarity condition, found numerically by the engine (never by evaluating the closed
+# form).  The paper's legends are not in its text: the parameter values span the regimes it
+# discusses (beta below, at and above gamma).  (14) depends on beta and gamma only through
+# beta/gamma, so gamma = 1 (deterministic rewards) and the legend shows the ratio.
+from verify_claims.figures import Curve, Figure  # noqa: E402
+
+PI_LABEL = r"$\pi_\theta(a\,|\,q)$"
+REF_LABEL = r"$\pi_{\mathrm{ref}}(a\,|\,q)$"
+FIGURE_VALUES = (sp.Rational(1, 10), sp.Rational(1, 2), 1, 2, 10)
+
+FIGURES = [
+    Figure(id="fig-1-groups-of-two", title="Figure 1: GRPO, binary question, groups of two",
+           ref=Ref("2.3.1", "14", "Figure 1"),
+           caption="pi_theta(a|q) against pi_ref(a|q) for answer a with P(a > b) > P(b > a), groups of "
+                   "size two, at several beta/gamma: the closed form (14) (lines) and numerical roots of "
+                   "the stationarity condition (17) (circles).",
+           x=ref, y=x, closed_form=closed_form_g2(beta, gamma, ref),
+           stationarity=gamma - beta * (x - ref) / (x * (1 - x)),
+           curves=[Curve({beta: r, gamma: 1}, label=rf"$\beta/\gamma = {sp.latex(r)}$") for r in FIGURE_VALUES],
+           x_label=REF_LABEL, y_label=PI_LABEL,
+           uses=("binary-g2-closed-form", "b1-g2-stationarity-chain")),
+    Figure(id="fig-2-large-groups", title="Figure 2: GRPO, binary question, large groups",
+           ref=Ref("2.3.1", "15", "Figure 2"),
+           caption="pi_theta(a|q) against pi_ref(a|q) for answer a with r(a|q) > r(b|q), in the limit of "
+                   "large groups, at several beta: the closed form (15) (lines) and numerical roots of the "
+                   "stationarity condition before (19) (circles).",
+           x=ref, y=x, closed_form=closed_form_large(beta, ref),
+           stationarity=1 / sp.sqrt(x * (1 - x)) - beta * (x - ref) / (x * (1 - x)),
+           curves=[Curve({beta: b}, label=rf"$\beta = {sp.latex(b)}$") for b in FIGURE_VALUES],
+           x_label=REF_LABEL, y_label=PI_LABEL,
+           uses=("binary-large-g-closed-form", "b1-large-g-stationarity-chain")),
 ]

@@ -973,3 +973,27 @@ UNCHECKABLE = [
      "reason": "An omitted argument; both readings (fixed-point and potential Phi) are encoded and checked "
                "by the direct-kl-large-g-* claims."},
 ]
+
+
+# =============================================================================================
+# Figure 3: the direct-KL closed form (lines) against numerical roots of the Appendix B.2
+# stationarity condition (circles), found by the engine, not by evaluating the closed form.
+# Parameter values ours (the paper's legend is not in its text); gamma = 1.
+from verify_claims.figures import Curve, Figure  # noqa: E402
+
+_FIG_RATIOS = (sp.Rational(1, 10), sp.Rational(1, 2), 1, 2, 10)
+_fx, _fref = R("pi_a"), R("ref_a")
+
+FIGURES = [
+    Figure(id="fig-3-direct-kl", title="Figure 3: direct KL penalty, binary question, groups of two",
+           ref=Ref("3", None, "Figure 3"),
+           caption="pi_theta(a|q) against pi_ref(a|q) for answer a with r(a|q) > r(b|q), groups of size "
+                   "two, with the direct KL divergence penalty, at several beta/gamma: the closed form "
+                   "e^{gamma/(2 beta)} pi_ref / Z_q (lines) and numerical roots of the stationarity "
+                   "condition of Appendix B.2 (circles). Unlike Figure 1, continuous at pi_ref = 0.",
+           x=_fref, y=_fx, closed_form=closed_form_g2(gamma, beta, _fref),
+           stationarity=gamma - beta * (sp.log(_fx / _fref) - sp.log((1 - _fx) / (1 - _fref))),
+           curves=[Curve({beta: r, gamma: 1}, label=rf"$\beta/\gamma = {sp.latex(r)}$") for r in _FIG_RATIOS],
+           x_label=r"$\pi_{\mathrm{ref}}(a\,|\,q)$", y_label=r"$\pi_\theta(a\,|\,q)$",
+           uses=("direct-kl-g2-closed-form", "b2-g2-closed-form-root")),
+]

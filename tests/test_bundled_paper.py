@@ -1,11 +1,18 @@
 """The CI gate itself: the bundled derivations of the paper must verify as expected.
 
 A wrong edit to a derivation module (or to the engine) makes a claim come out other
-than expected, which fails this test with the claim's id and counterexample.
+than expected, which fails this test with the claim's id and counterexample.  The paper
+is verified once per test session (a fixture); the gate, the generated documents and the
+rendered report are all checked against that one run.
 """
 
+import contextlib
+import io
 import json
+import sys
 from pathlib import Path
+
+import pytest
 
 from verify_claims.cli import default_derivations, main
 from verify_claims.inventory import FINDINGS_BEGIN, FINDINGS_END, render_findings, render_inventory
@@ -13,15 +20,23 @@ from verify_claims.inventory import FINDINGS_BEGIN, FINDINGS_END, render_finding
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_bundled_paper_verifies_as_expected(tmp_path, capsys):
-    code = main(["--derivations", str(default_derivations()), "--report-dir", str(tmp_path), "-q"])
-    out = capsys.readouterr().out
-    report = json.loads((tmp_path / "claims.json").read_text())
+@pytest.fixture(scope="module")
+def paper_run(tmp_path_factory):
+    out_dir = tmp_path_factory.mktemp("paper")
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = main(["--derivations", str(default_derivations()), "--report-dir", str(out_dir), "-q"])
+    report = json.loads((out_dir / "claims.json").read_text())
+    return code, report, buf.getvalue(), out_dir
+
+
+def test_bundled_paper_verifies_as_expected(paper_run):
+    code, report, out, _ = paper_run
     bad = [(c["id"], c["status"], c["expected"], c["message"], c["counterexample"])
            for c in report["claims"] if not c["as_expected"]]
     assert bad == [] and report["problems"] == [], out
-    assert code == 0
-    assert report["run"]["claims"] >= 60
+    assert code == 0, out
+    assert report["run"]["claims"] >= 200
     # the paper's known errors stay refuted (strict xfail) and carry counterexamples
     refuted = [c for c in report["claims"] if c["status"] == "refuted"]
     assert refuted and all(c["counterexample"] and c["expected"] == "refuted" for c in refuted)
@@ -36,14 +51,34 @@ def test_bundled_paper_verifies_as_expected(tmp_path, capsys):
             assert c["evidence"]["numeric"]["verdict"] == "consistent"
             assert c["evidence"]["symbolic"]["status"] == "not established"
 
-    # the inventory and the README's findings are generated from this very run
-    _assert_docs_current(report)
 
-
-def _assert_docs_current(report):
+def test_inventory_and_findings_are_generated_from_the_run(paper_run):
+    _, report, _, _ = paper_run
     hint = "out of date: regenerate with `verify-claims --update-docs` and commit the result"
     inventory = (ROOT / "derivations" / "README.md").read_text(encoding="utf-8")
     assert inventory == render_inventory(report), f"derivations/README.md is {hint}"
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     i, j = readme.index(FINDINGS_BEGIN) + len(FINDINGS_BEGIN), readme.index(FINDINGS_END)
     assert readme[i:j] == "\n" + render_findings(report), f"the findings block of README.md is {hint}"
+
+
+def test_bundled_paper_report_renders(paper_run):
+    """The whole paper's proof report: LaTeX compiles (exit code 3 otherwise), and in
+    headless Chromium every statement typesets without a MathJax error (long sympy
+    statements once overflowed MathJax's buffer), with every claim, figure and the graph."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _report_fixtures import assert_typeset_report, browser_dom, need
+
+    code, report, _, tmp_path = paper_run
+    assert code == 0
+    assert {"fig-1-groups-of-two", "fig-2-large-groups", "fig-3-direct-kl"} <= {f["id"] for f in report["figures"]}
+    assert all(f["agrees"] for f in report["figures"])
+    known = {c["id"] for c in report["claims"]}
+    assert all(set(f["uses"]) <= known for f in report["figures"]), "a figure uses an unknown claim id"
+    for name in ("report.html", "report.tex"):
+        assert (tmp_path / name).is_file()
+    need("pdflatex")
+    assert (tmp_path / "report.pdf").is_file()
+    need("chromium")
+    dom = browser_dom(tmp_path / "report.html", tmp_path / "paper.png", tmp_path / "profile")
+    assert_typeset_report(dom, [c["id"] for c in report["claims"]], [f["id"] for f in report["figures"]])

@@ -333,7 +333,9 @@ def test_report_dir_is_created(write_modules, tmp_path, capsys):
     assert main(["--derivations", str(d), "--report-dir", str(rdir), *FAST]) == 0
     assert f"report: {rdir / 'claims.json'}" in capsys.readouterr().out
     assert json.loads((rdir / "claims.json").read_text())["schema"] == "verify-claims/1"
-    assert [p.name for p in rdir.iterdir()] == ["claims.json"]  # no temporary file left behind
+    names = {p.name for p in rdir.iterdir()}
+    assert {"claims.json", "report.html", "report.tex"} <= names
+    assert not [n for n in names if n.startswith(".")]  # no temporary file left behind
 
 
 # ====================================================================== isolation

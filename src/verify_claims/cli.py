@@ -94,6 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--update-docs", action="store_true",
                    help="after the run, regenerate the claim inventory DIR/README.md and the block "
                         "between the 'findings' markers in DIR/../README.md from this run's results")
+    p.add_argument("--no-html", action="store_true", help="do not write REPORT_DIR/report.html")
+    p.add_argument("--no-pdf", action="store_true",
+                   help="write REPORT_DIR/report.tex but do not compile report.pdf")
+    p.add_argument("--no-latex", action="store_true", help="write neither report.tex nor report.pdf")
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems, failures and the summary")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours")
     p.add_argument("--version", action="version", version=f"verify-claims {__version__}")
@@ -196,15 +200,69 @@ def _main(argv) -> int:
     failed = [r for r in results if not r.as_expected]
     file_problems = [p for p in loaded.problems if not p.claim]
     code = EXIT_FAILED if failed or file_problems else EXIT_OK
+    figures, fig_note = _figures(loaded, args)
+    if any(not f.get("agrees") for f in figures):
+        code = EXIT_FAILED
     uncheckable = loaded.uncheckable if not args.only else [u for u in loaded.uncheckable
                                                             if u.id in set(args.only)]
     report = build_report(results, loaded.problems, settings, derivations=str(ddir), seconds=seconds,
-                          exit_code=code, jobs=jobs, started=started, uncheckable=uncheckable)
+                          exit_code=code, jobs=jobs, started=started, uncheckable=uncheckable,
+                          figures=figures)
     out = write_json_atomic(report, Path(args.report_dir) / "claims.json")
     _summary(results, loaded.problems, seconds, settings, out, colour, report.get("certification"),
              len(uncheckable))
     if args.update_docs:
         _update_docs(report, ddir, complete=not args.only)
+    return _write_reports(report, args, code, fig_note)
+
+
+def _figures(loaded, args):
+    """Compute the declared figures (not on --only runs: they are about the whole paper)."""
+    from .figures import compute_figure
+
+    if args.only:
+        return [], "Figures are not computed on an --only run."
+    out = []
+    for f in loaded.figures:
+        try:
+            data = compute_figure(f)
+        except Exception as exc:  # noqa: BLE001 - a broken figure is reported, not fatal
+            data = {"id": f.id, "title": f.title, "ref": str(f.ref), "caption": f.caption, "source": f.source,
+                    "uses": list(f.uses), "agrees": False, "curves": [], "max_abs_diff": float("nan"),
+                    "tolerance": 0, "method": "", "closed_form": "", "stationarity": "", "seconds": 0,
+                    "problems": [f"could not be computed: {type(exc).__name__}: {exc}"]}
+        out.append(data)
+        if not data["agrees"]:
+            print(f"FIGURE {f.id} ({f.source}) does not agree with its stationarity condition: "
+                  + "; ".join(data["problems"][:3]), file=sys.stderr)
+    return out, ""
+
+
+def _write_reports(report, args, code, fig_note) -> int:
+    """report.html, report.tex, report.pdf beside claims.json, each written atomically."""
+    rdir = Path(args.report_dir)
+    if not args.no_html:
+        from .report_html import write_html
+
+        html = write_html(report, rdir, figures_note=fig_note)
+        print(f"report: {html} (open {html.resolve().as_uri()} in a browser; works offline)")
+    if args.no_latex:
+        return code
+    from .report_tex import LatexError, build_pdf, pdflatex, write_latex
+
+    tex = write_latex(report, rdir, figures_note=fig_note)
+    print(f"report: {tex}")
+    if args.no_pdf:
+        return code
+    if not pdflatex():
+        print("report: report.pdf NOT built: pdflatex is not installed (apt-get install texlive-latex-base "
+              "texlive-latex-recommended texlive-fonts-recommended lmodern)")
+        return code
+    try:
+        print(f"report: {build_pdf(tex)}")
+    except LatexError as exc:
+        print(f"verify-claims: error: the LaTeX report did not compile: {exc}", file=sys.stderr)
+        return EXIT_INTERNAL
     return code
 
 

@@ -42,6 +42,7 @@ class Loaded:
     claims: list = field(default_factory=list)
     uncheckable: list = field(default_factory=list)  # Uncheckable, listed but never verified
     problems: list = field(default_factory=list)
+    figures: list = field(default_factory=list)  # optional module-level FIGURES (figures.Figure)
 
 
 def _import_file(path: Path):
@@ -100,6 +101,7 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
             if not isinstance(claims, (list, tuple)):
                 out.problems.append(Problem(rel, None, "CLAIMS must be a list of claims"))
                 continue
+            _collect_figures(module, rel, out)
             doc = (module.__doc__ or "").strip().splitlines()
             out.modules.append((rel, doc[0] if doc else "", len(claims)))
             for c in claims:
@@ -166,6 +168,34 @@ def _collect_uncheckable(module, rel, seen, out) -> None:
             continue
         seen[u.id] = rel
         out.uncheckable.append(u)
+
+
+def _collect_figures(module, rel: str, out: Loaded) -> None:
+    """A module may also define FIGURES: figures the report reproduces (see figures.py)."""
+    from .figures import Figure
+
+    figures = getattr(module, "FIGURES", None)
+    if figures is None:
+        return
+    if not isinstance(figures, (list, tuple)):
+        out.problems.append(Problem(rel, None, "FIGURES must be a list of figures"))
+        return
+    known = {f.id for f in out.figures}
+    for f in figures:
+        if not isinstance(f, Figure):
+            out.problems.append(Problem(rel, None, f"FIGURES contains {type(f).__name__}, not a Figure"))
+            continue
+        f.source = rel
+        try:
+            f.validate()
+        except DeclarationError as exc:
+            out.problems.append(Problem(rel, None, str(exc)))
+            continue
+        if f.id in known:
+            out.problems.append(Problem(rel, None, f"duplicate figure id {f.id!r}"))
+            continue
+        known.add(f.id)
+        out.figures.append(f)
 
 
 def _find_cycle(claims):

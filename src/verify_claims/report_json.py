@@ -73,7 +73,7 @@ def certification_summary(results) -> dict:
 
 
 def build_report(results, problems, settings, *, derivations: str, seconds: float, exit_code: int,
-                 jobs: int, started: str, uncheckable=()) -> dict:
+                 jobs: int, started: str, uncheckable=(), figures=None) -> dict:
     counts = Counter(r.status for r in results)
     return {
         "schema": SCHEMA,
@@ -99,6 +99,8 @@ def build_report(results, problems, settings, *, derivations: str, seconds: floa
         "problems": [{"file": p.file, "claim": p.claim, "cause": p.cause} for p in problems],
         "claims": [r.to_json() for r in results],
         "uncheckable": [u.to_json() for u in uncheckable],
+        # reproduced figures (figures.compute_figure): closed form against numeric roots
+        "figures": list(figures or []),
     }
 
 

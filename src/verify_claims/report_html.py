@@ -1,0 +1,92 @@
+"""reports/report.html: the proof report a person reads, offline from file://.
+
+Rendered with jinja2 (autoescaping on: nothing from a derivation can inject markup) from
+the same dict that claims.json holds.  Mathematics is typeset in the browser by the
+vendored MathJax 3 tex-svg component, copied next to the report; figures and the
+dependency graph are inline SVG, so the page needs no network and no system program.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import jinja2
+
+from .figures import figure_svg
+from .graph import graph_svg
+from .report_view import display_latex, prepare, safe_math
+
+__all__ = ["render_html", "write_html", "write_text_atomic", "MATHJAX_DIR", "TEMPLATES"]
+
+_HERE = Path(__file__).resolve().parent
+TEMPLATES = _HERE / "templates"
+MATHJAX_DIR = _HERE / "static" / "mathjax"
+MATHJAX_REL = "mathjax/tex-svg.js"
+
+
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.filters["display"] = display_latex  # returns a plain str: still autoescaped
+    return env
+
+
+def _figure_views(view: dict) -> None:
+    for i, f in enumerate(view["figures"]):
+        f["svg"] = figure_svg(f, id_prefix=f"fig{i + 1}-") if f.get("curves") else ""
+        f["closed_form_ok"] = safe_math(f.get("closed_form", ""))
+        f["stationarity_ok"] = safe_math(f.get("stationarity", ""))
+        f["npoints"] = sum(len(c.get("points", [])) for c in f.get("curves", []))
+        f.setdefault("problems", [])
+        f.setdefault("max_abs_diff", float("nan"))
+
+
+def render_html(report: dict, *, mathjax_src: str = MATHJAX_REL, figures_note: str = "") -> str:
+    """The report as one HTML string (deterministic for the same data)."""
+    view = prepare(report)
+    _figure_views(view)
+    view["graph_svg"] = graph_svg(view["claims"])
+    view["mathjax_src"] = mathjax_src
+    view["figures_note"] = figures_note
+    return _env().get_template("report.html.j2").render(**view)
+
+
+def write_text_atomic(text: str, path, mode: str = "w") -> Path:
+    """Write beside `path`, then rename: never a half-written report."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, mode, **({"encoding": "utf-8"} if "b" not in mode else {})) as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a report is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def _umask() -> int:
+    mask = os.umask(0o22)
+    os.umask(mask)
+    return mask
+
+
+def _copy_atomic(src: Path, dst: Path) -> None:
+    if dst.exists() and dst.stat().st_size == src.stat().st_size and dst.read_bytes() == src.read_bytes():
+        return
+    write_text_atomic(src.read_bytes(), dst, mode="wb")
+
+
+def write_html(report: dict, report_dir, *, figures_note: str = "") -> Path:
+    """Write report_dir/report.html and the MathJax file it loads (report_dir/mathjax/)."""
+    report_dir = Path(report_dir)
+    mj = report_dir / "mathjax"
+    mj.mkdir(parents=True, exist_ok=True)
+    for name in ("tex-svg.js", "LICENSE"):
+        _copy_atomic(MATHJAX_DIR / name, mj / name)
+    return write_text_atomic(render_html(report, figures_note=figures_note), report_dir / "report.html")

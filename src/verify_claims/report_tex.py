@@ -1,0 +1,255 @@
+"""reports/report.tex and reports/report.pdf: the same content as the HTML report.
+
+The LaTeX template uses jinja2 with LaTeX-friendly delimiters (``(((var)))``,
+``((* block *))``) and a ``finalize`` hook that escapes *every* value for LaTeX text
+unless it is explicitly wrapped as :class:`TeX` (math from sympy.latex that passed
+:func:`report_view.safe_math`, or markup built here).  So text from derivations (titles,
+notes, reasons, counterexample values) can never inject LaTeX.
+
+:func:`build_pdf` compiles with ``pdflatex -interaction=nonstopmode -halt-on-error
+-no-shell-escape`` twice in a temporary directory and then moves report.pdf into place;
+a LaTeX error raises :class:`LatexError` carrying the log excerpt.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import jinja2
+
+from .figures import figure_pdf
+from .graph import STATUS_COLOURS, graph_pdf
+from .report_html import TEMPLATES, _umask, write_text_atomic
+from .report_view import display_latex, prepare, safe_math
+
+__all__ = ["render_latex", "write_latex", "build_pdf", "latex_escape", "TeX", "LatexError", "pdflatex"]
+
+
+class TeX(str):
+    """A string that is already LaTeX (not escaped again)."""
+
+
+class LatexError(RuntimeError):
+    pass
+
+
+_SPECIAL = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%", "#": r"\#",
+    "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}",
+    ">": r"\textgreater{}", "|": r"\textbar{}", '"': r"\textquotedbl{}",
+}
+_MATH_CHARS = {
+    "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\varepsilon", "ζ": r"\zeta",
+    "η": r"\eta", "θ": r"\theta", "κ": r"\kappa", "λ": r"\lambda", "μ": r"\mu", "ν": r"\nu", "ξ": r"\xi",
+    "π": r"\pi", "ρ": r"\rho", "σ": r"\sigma", "τ": r"\tau", "φ": r"\phi", "χ": r"\chi", "ψ": r"\psi",
+    "ω": r"\omega", "Γ": r"\Gamma", "Δ": r"\Delta", "Θ": r"\Theta", "Λ": r"\Lambda", "Π": r"\Pi",
+    "Σ": r"\Sigma", "Φ": r"\Phi", "Ψ": r"\Psi", "Ω": r"\Omega", "≤": r"\leq", "≥": r"\geq", "≠": r"\neq",
+    "≈": r"\approx", "∞": r"\infty", "→": r"\to", "←": r"\leftarrow", "⇒": r"\Rightarrow", "∈": r"\in",
+    "∑": r"\sum", "∏": r"\prod", "√": r"\surd", "×": r"\times", "·": r"\cdot", "±": r"\pm", "−": "-",
+    "∂": r"\partial", "∇": r"\nabla", "≻": r"\succ", "≺": r"\prec", "∣": r"\mid", "∀": r"\forall",
+    "∃": r"\exists", "⊆": r"\subseteq", "∩": r"\cap", "∪": r"\cup", "′": r"\prime", "ℓ": r"\ell",
+}
+_TEXT_CHARS = {"–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "”": "''", "…": r"\ldots{}",
+               "•": r"\textbullet{}", "✓": "[ok]", "✗": "[x]", "\u00a0": "~"}
+_LONG_TOKEN = re.compile(r"\S{28,}")
+
+
+def latex_escape(value) -> str:
+    """Plain text -> LaTeX text: specials escaped, Greek and math symbols in math mode,
+    characters pdflatex cannot typeset written as U+XXXX (never an error)."""
+    out = []
+    for ch in str(value):
+        if ch in _SPECIAL:
+            out.append(_SPECIAL[ch])
+        elif ch in _MATH_CHARS:
+            out.append(r"\ensuremath{" + _MATH_CHARS[ch] + "}")
+        elif ch in _TEXT_CHARS:
+            out.append(_TEXT_CHARS[ch])
+        elif ch == "\n":
+            out.append(" ")
+        elif ord(ch) < 32 or ord(ch) == 127:
+            out.append(" ")
+        elif ord(ch) < 128 or 0xC0 <= ord(ch) <= 0xFF:  # ASCII and Latin-1 letters (T1 + utf8)
+            out.append(ch)
+        else:
+            out.append(f"[U+{ord(ch):04X}]")
+    return "".join(out)
+
+
+def _tt(value) -> TeX:
+    """Monospace text that may break inside long tokens (ids, numbers, vectors): after
+    punctuation and at least every 16 characters."""
+    pieces = []
+    for part in re.split(r"(\s+)", str(value)):
+        if len(part) < 12:
+            pieces.append(latex_escape(part))
+            continue
+        run = 0
+        for ch in part:
+            pieces.append(latex_escape(ch))
+            run += 1
+            if ch in "-,._=/:;)]}" or run >= 16:
+                pieces.append(r"\allowbreak{}")
+                run = 0
+    return TeX(r"\texttt{" + "".join(pieces) + "}")
+
+
+def _math(latex) -> TeX:
+    """Display math from sympy.latex, or escaped monospace text when it is not safe."""
+    latex = str(latex or "")
+    if not latex:
+        return TeX(r"\emph{(no statement)}")
+    if safe_math(latex):
+        shown = display_latex(latex)
+        return TeX((r"\fitmath{" if shown != latex else r"\fitbreak{") + shown + "}")
+    return _tt(latex)
+
+
+def _inline_math(latex) -> TeX:
+    latex = str(latex or "")
+    if latex and safe_math(latex):
+        return TeX(r"\fitinline{" + latex + "}")
+    return _tt(latex)
+
+
+def _finalize(v):
+    if v is None:
+        return ""
+    if isinstance(v, TeX):
+        return v
+    return latex_escape(v)
+
+
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=False, finalize=_finalize,
+        block_start_string="((*", block_end_string="*))", variable_start_string="(((",
+        variable_end_string=")))", comment_start_string="((#", comment_end_string="#))",
+        line_statement_prefix=None, trim_blocks=True, lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.filters.update(tt=_tt, math=_math, imath=_inline_math, tex=TeX, e=latex_escape, anchor=anchor)
+    return env
+
+
+def anchor(cid) -> str:
+    """A hyperref-safe anchor name for any id (claim ids are slugs; others are encoded)."""
+    return re.sub(r"[^a-z0-9-]", lambda m: f"x{ord(m.group(0)):x}", str(cid))
+
+
+def _colour_name(status: str) -> str:
+    return "st" + re.sub(r"[^a-z]", "", status)
+
+
+def render_latex(report: dict, *, figure_files: dict | None = None, graph_file: str | None = None,
+                 figures_note: str = "", graph_angle: str = "") -> str:
+    """The report as a LaTeX document.  figure_files: figure id -> PDF path relative to
+    the .tex file (figures without a file are described, not drawn)."""
+    view = prepare(report)
+    for f in view["figures"]:
+        f["file"] = (figure_files or {}).get(f["id"], "")
+        f["npoints"] = sum(len(c.get("points", [])) for c in f.get("curves", []))
+        f.setdefault("problems", [])
+        f.setdefault("max_abs_diff", float("nan"))
+    colours = [(_colour_name(s), c.lstrip("#").upper()) for s, c in STATUS_COLOURS.items()]
+    view.update(graph_file=graph_file or "", graph_angle=graph_angle, figures_note=figures_note, colour_defs=colours,
+                cname=_colour_name)
+    return _env().get_template("report.tex.j2").render(**view)
+
+
+def pdflatex() -> str | None:
+    return shutil.which("pdflatex")
+
+
+def write_latex(report: dict, report_dir, *, figures_note: str = "") -> Path:
+    """Write report_dir/report.tex and the figure PDFs it includes (report_dir/figures/)."""
+    report_dir = Path(report_dir)
+    figdir = report_dir / "figures"
+    figdir.mkdir(parents=True, exist_ok=True)
+    files = {}
+    for f in report.get("figures") or []:
+        if not f.get("curves"):
+            continue
+        name = f"figures/{f['id']}.pdf"
+        _atomic_file(lambda p, f=f: figure_pdf(f, p), report_dir / name)
+        files[f["id"]] = name
+    graph, angle = None, ""
+    if report.get("claims"):
+        size = _atomic_file(lambda p: graph_pdf(report["claims"], p), report_dir / "figures/dependency-graph.pdf")
+        if size:
+            graph = "figures/dependency-graph.pdf"
+            angle = "angle=90," if size[0] > 1.3 * size[1] else ""  # a wide graph reads better sideways
+    text = render_latex(report, figure_files=files, graph_file=graph, figures_note=figures_note,
+                        graph_angle=angle)
+    return write_text_atomic(text, report_dir / "report.tex")
+
+
+def _atomic_file(write, path: Path):
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
+    os.close(fd)
+    try:
+        res = write(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+        return res
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _log_excerpt(log: str) -> str:
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("!"):
+            return "\n".join(lines[max(0, i - 2): i + 12])
+    return "\n".join(lines[-25:])
+
+
+def build_pdf(tex_path, *, timeout: float = 180.0) -> Path:
+    """Compile tex_path (with the figures beside it) into report.pdf next to it.
+
+    Twice (for references), in a temporary directory; the PDF is moved into place only
+    when both runs succeed.  Raises LatexError with the log excerpt on any LaTeX error,
+    FileNotFoundError when pdflatex is not installed."""
+    exe = pdflatex()
+    if not exe:
+        raise FileNotFoundError("pdflatex not found (install texlive-latex-base, texlive-latex-recommended, "
+                                "texlive-fonts-recommended and lmodern)")
+    tex_path = Path(tex_path).resolve()
+    src_dir = tex_path.parent
+    with tempfile.TemporaryDirectory(prefix="verify-claims-tex-") as tmp:
+        tmp = Path(tmp)
+        shutil.copy2(tex_path, tmp / "report.tex")
+        if (src_dir / "figures").is_dir():
+            shutil.copytree(src_dir / "figures", tmp / "figures")
+        env = dict(os.environ, openout_any="p", openin_any="p", SOURCE_DATE_EPOCH="0",
+                   FORCE_SOURCE_DATE="1")
+        for run in (1, 2):
+            try:
+                proc = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
+                                       "report.tex"], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
+                                      capture_output=True, text=True, errors="replace", timeout=timeout)
+            except subprocess.TimeoutExpired:
+                raise LatexError(f"pdflatex did not finish within {timeout:g} s on {tex_path}") from None
+            log = (tmp / "report.log").read_text(errors="replace") if (tmp / "report.log").exists() \
+                else proc.stdout
+            if proc.returncode != 0 or not (tmp / "report.pdf").exists():
+                raise LatexError(f"pdflatex failed on {tex_path} (run {run}, exit {proc.returncode}):\n"
+                                 + _log_excerpt(log))
+        out = src_dir / tex_path.with_suffix(".pdf").name
+        fd, part = tempfile.mkstemp(prefix=f".{out.name}.", dir=src_dir)
+        os.close(fd)
+        try:
+            shutil.copyfile(tmp / "report.pdf", part)
+            os.chmod(part, 0o666 & ~_umask())
+            os.replace(part, out)
+        except BaseException:
+            if os.path.exists(part):
+                os.unlink(part)
+            raise
+    return out

@@ -1,0 +1,216 @@
+"""What the HTML and LaTeX reports show, prepared once from the claims.json data.
+
+Both renderers take the dict that report_json.build_report returns (the same data the
+JSON file holds) and call :func:`prepare`; nothing here re-verifies anything.  Evidence is
+rendered generically (known fields first, any other key as a key/value row), so new
+evidence keys appear in the reports without changes here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .graph import STATUS_COLOURS, foundations
+from .result import STATUSES
+
+__all__ = ["prepare", "section_of", "safe_math", "display_latex", "TIMING_KEYS"]
+
+TIMING_KEYS = ("seconds", "started")
+_MAX_VALUE = 1500  # characters of one evidence value shown; the JSON keeps everything
+
+STATUS_TEXT = {
+    "proved": "exact symbolic proof (sympy), no sampling",
+    "certified": "shown on the whole domain by a sound symbolic argument",
+    "checked": "numeric spot-check only",
+    "refuted": "counterexample found",
+    "undecided": "neither proved nor decided numerically",
+    "error": "the claim raised, is malformed, or prover and numbers conflict",
+    "timeout": "did not finish within the time limit",
+}
+
+FOUNDATION_TEXT = {
+    "rigorous": "it and everything it uses (transitively) is proved or certified",
+    "spot-checked": "established, but something down the chain is only numerically checked",
+    "unfounded": "its own status is established but something it uses is not, or is missing",
+    "not established": "its own status is not established",
+}
+
+# Control sequences that could read or write files, define macros or (in MathJax) emit
+# links, classes or styles.  sympy's latex never produces them; a statement containing
+# one is shown as plain text, never typeset.
+_UNSAFE_MATH = re.compile(
+    r"\\(input|include|openin|openout|read|write|immediate|special|def|edef|gdef|xdef|let|"
+    r"catcode|csname|newcommand|renewcommand|providecommand|DeclareMathOperator|usepackage|"
+    r"href|url|class|cssId|style|data|unicode|require|html|begingroup|endgroup|end\{document|"
+    r"documentclass|jobname|string|expandafter|afterassignment|loop|directlua)(?![a-zA-Z])"
+    r"|\\\]|\\\[|\\\(|\\\)|\$|%")
+
+
+def safe_math(latex: str) -> bool:
+    """True when `latex` may be typeset (MathJax / pdflatex math mode)."""
+    return bool(latex) and not _UNSAFE_MATH.search(latex) and latex.count("{") == latex.count("}")
+
+
+def display_latex(latex: str) -> str:
+    """Chain statements are lines joined by \\\\ with & alignment: wrap them in aligned."""
+    if "&" in latex or "\\\\" in latex:
+        first = latex.split("\\\\", 1)[0]
+        if "&" not in first:  # start the first line at the alignment point too, not right of it
+            latex = "&" + latex
+        return r"\begin{aligned}" + latex + r"\end{aligned}"
+    return latex
+
+
+_SECTION_RE = re.compile(r"^(Section [0-9]+(?:\.[0-9]+)*|Appendix [A-Z](?:\.[0-9]+)*|Abstract)")
+
+
+def section_of(ref: str, source: str = "") -> str:
+    """The paper section a reference points to ("Section 2.3.1", "Appendix B.1")."""
+    m = _SECTION_RE.match(ref or "")
+    if m:
+        return m.group(1)
+    return source or "other"
+
+
+def _section_sort(s: str):
+    m = re.match(r"(Abstract|Section|Appendix) ?(.*)", s)
+    if not m:
+        return (3, s)
+    group = {"Abstract": 0, "Section": 1, "Appendix": 2}[m.group(1)]
+    parts = tuple(int(p) if p.isdigit() else ord(p[0]) if p else 0 for p in re.split(r"\.", m.group(2)) if p)
+    return (group, parts)
+
+
+def is_timing(key) -> bool:
+    """Fields that differ between runs on the same inputs (wall-clock times)."""
+    k = str(key)
+    return k in TIMING_KEYS or k.endswith("seconds") or k.endswith("_time")
+
+
+def _value(v) -> str:
+    if isinstance(v, str):
+        s = v
+    elif isinstance(v, (int, float, bool)) or v is None:
+        s = json.dumps(v)
+    else:
+        s = json.dumps(v, ensure_ascii=False, default=str, sort_keys=False)
+    return s if len(s) <= _MAX_VALUE else s[: _MAX_VALUE - 1] + "…"
+
+
+def _rows(d: dict, prefix: str = "") -> list:
+    """Flatten a dict into (key, value, is_timing) rows; nested dicts get dotted keys."""
+    rows = []
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict) and v and len(v) <= 12 and all(not isinstance(x, (dict, list)) for x in v.values()):
+            rows.extend(_rows(v, key + "."))
+        else:
+            rows.append({"key": key, "value": _value(v), "timing": is_timing(k)})
+    return rows
+
+
+_KNOWN_ORDER = ("symbolic", "certificate", "numeric")
+
+
+def _evidence(ev) -> list:
+    """[{"name", "status", "method", "rows": [...]}] for each evidence entry."""
+    if not isinstance(ev, dict):
+        return [{"name": "evidence", "status": "", "method": "", "rows": [{"key": "value", "value": _value(ev),
+                                                                         "timing": False}]}]
+    out = []
+    names = [k for k in _KNOWN_ORDER if k in ev] + sorted(k for k in ev if k not in _KNOWN_ORDER)
+    for name in names:
+        v = ev[name]
+        if isinstance(v, dict):
+            rest = {k: x for k, x in v.items() if k not in ("status", "verdict", "method")}
+            out.append({"name": str(name), "status": str(v.get("status") or v.get("verdict") or ""),
+                        "method": str(v.get("method") or ""), "rows": _rows(rest)})
+        else:
+            out.append({"name": str(name), "status": "", "method": "",
+                        "rows": [{"key": "value", "value": _value(v), "timing": False}]})
+    return out
+
+
+def _counterexample(cx) -> list:
+    if not cx:
+        return []
+    if not isinstance(cx, dict):
+        return [{"key": "counterexample", "value": _value(cx), "timing": False}]
+    return _rows(cx)
+
+
+def prepare(report: dict) -> dict:
+    """The view model both reports render."""
+    from . import __version__
+
+    run = {"seed": "", "samples": "", "precision": "", "timeout": "", "jobs": "", "derivations": "",
+           "started": "", "seconds": "", "counts": {}, "claims": len(report.get("claims") or []),
+           "as_expected": "", "not_as_expected": 0, "problems": 0, "exit_code": "",
+           **(report.get("run") or {})}
+    run["versions"] = {"verify_claims": __version__, **(run.get("versions") or {})}
+    claims_in = list(report.get("claims") or [])
+    found = foundations(claims_in)
+    ids = {c["id"] for c in claims_in}
+    users: dict = {}
+    for c in claims_in:
+        for u in c.get("uses") or []:
+            users.setdefault(u, []).append(c["id"])
+    claims = []
+    for c in claims_in:
+        stmt = c.get("statement") or ""
+        steps = []
+        for s in c.get("steps") or []:
+            latex = s.get("latex") or s.get("expr") or ""
+            steps.append({"step": s.get("step", len(steps)), "latex": latex, "math_ok": safe_math(latex),
+                          "because": s.get("because") or "", "relation": s.get("relation") or "",
+                          "status": s.get("status") or "", "message": s.get("message") or "",
+                          "extra": [r for r in _rows({k: v for k, v in s.items() if k not in
+                                    ("step", "latex", "expr", "because", "relation", "status", "message")})]})
+        claims.append({
+            **c,
+            "section": section_of(c.get("ref", ""), c.get("source", "")),
+            "statement": stmt, "math_ok": safe_math(stmt),
+            "foundation": found.get(c["id"], "not established"),
+            "evidence_view": _evidence(c.get("evidence") or {}),
+            "counterexample_rows": _counterexample(c.get("counterexample")),
+            "uses_view": [{"id": u, "found": u in ids} for u in c.get("uses") or []],
+            "used_by": sorted(users.get(c["id"], [])),
+            "steps_view": steps,
+        })
+    sections = sorted({c["section"] for c in claims}, key=_section_sort)
+    by_id = {c["id"]: c for c in claims}
+
+    findings = []
+    for c in claims:
+        if c.get("expected") == "refuted" and c.get("paper_error"):
+            named = set(users.get(c["id"], []))
+            text = " ".join(str(c.get(k) or "") for k in ("expected_reason", "title", "message"))
+            named |= {o for o in ids if o != c["id"] and re.search(rf"(?<![a-z0-9-]){re.escape(o)}(?![a-z0-9-])", text)}
+            findings.append({"claim": c, "corrected": [by_id[i] for i in sorted(named)]})
+    confirmations = [c for c in claims if c.get("expected") == "refuted" and not c.get("paper_error")]
+
+    figures = []
+    for f in report.get("figures") or []:
+        figures.append({**f, "uses_view": [{"id": u, "found": u in ids,
+                                            "status": by_id[u]["status"] if u in ids else ""}
+                                           for u in f.get("uses") or []]})
+    counts = run.get("counts") or {}
+    return {
+        "run": run,
+        "schema": report.get("schema", ""),
+        "counts": [{"status": s, "n": counts.get(s, 0), "colour": STATUS_COLOURS[s], "text": STATUS_TEXT[s]}
+                   for s in STATUSES],
+        "versions": run.get("versions") or {},
+        "claims": claims,
+        "sections": sections,
+        "statuses": [s for s in STATUSES if any(c["status"] == s for c in claims)],
+        "problems": report.get("problems") or [],
+        "findings": findings,
+        "confirmations": confirmations,
+        "figures": figures,
+        "colours": STATUS_COLOURS,
+        "status_text": STATUS_TEXT,
+        "foundation_text": FOUNDATION_TEXT,
+        "not_as_expected": [c for c in claims if not c.get("as_expected")],
+    }

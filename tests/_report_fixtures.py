@@ -1,0 +1,121 @@
+"""Shared set-up for the report tests: a small derivations directory verified once per
+session by the real command (HTML, LaTeX and, when pdflatex is present, PDF)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+HOSTILE = r"<script>alert(1)</script> & 100% $x_1$ #1 ~ ^ \input{evil} {braces} β ≤ γ"
+
+MODULE = textwrap.dedent(r'''
+    """Section 9: a tiny paper for the report tests."""
+    import sympy as sp
+    from verify_claims import Identity, Inequality, Ref, refuted
+    from verify_claims.figures import Curve, Figure
+
+    x = sp.Symbol("x", positive=True)
+    y, c = sp.symbols("y c", positive=True)
+    D = {x: sp.Interval.open(0, 10)}
+    HOSTILE = %r
+
+    CLAIMS = [
+        Identity(id="square-expands", title=HOSTILE, ref=Ref("9.1", "1"),
+                 lhs=(x + 1) ** 2, rhs=x ** 2 + 2 * x + 1, domain=D, note=HOSTILE),
+        Identity(id="square-drops-cross-term", title="The paper's expansion (drops 2x)",
+                 ref=Ref("9.1", "2"), lhs=(x + 1) ** 2, rhs=x ** 2 + 1, domain=D,
+                 expect=refuted("drops the cross term 2x; corrected in square-expands <b>")),
+        Inequality(id="square-bound", title="(x+1)^2 > x^2", ref=Ref("9.2"), lhs=(x + 1) ** 2, op=">",
+                   rhs=x ** 2, domain=D, uses=("square-expands",)),
+        Identity(id="failing-claim", title="A claim that is simply false", ref=Ref("Appendix A.1", "7"),
+                 lhs=x ** 3, rhs=x ** 3 + x / 1000, domain=D, uses=("square-bound",)),
+    ]
+
+    FIGURES = [
+        Figure(id="fig-sqrt", title="Square root as the root of y^2 = c x", ref=Ref("9.2", None, "Figure 9"),
+               caption="y = sqrt(c x) against x: " + HOSTILE, x=x, y=y, closed_form=sp.sqrt(c * x),
+               stationarity=y ** 2 - c * x, curves=[Curve({c: sp.Rational(1, 2)}), Curve({c: 1})],
+               x_label="$x$", y_label="$y$", uses=("square-expands", "no-such-claim")),
+    ]
+''') % HOSTILE
+
+TIMING = [re.compile(r'<span class="timing">[^<]*</span>'), re.compile(r"\\timing\{(?:[^{}]|\{[^{}]*\})*\}")]
+
+
+def strip_timing(text: str) -> str:
+    for rx in TIMING:
+        text = rx.sub("", text)
+    return text
+
+
+def need(program: str) -> str:
+    """The program's path; in CI a missing program FAILS the test, locally it skips."""
+    path = shutil.which(program)
+    if path:
+        return path
+    msg = f"{program} is not installed (.ci/run installs it; apt-get install {program})"
+    if IN_CI:
+        pytest.fail(msg)
+    pytest.skip(msg)
+
+
+def run_cli(derivs: Path, report_dir: Path, env: dict, *extra) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "verify_claims", "--derivations", str(derivs), "--jobs", "1",
+                           "--report-dir", str(report_dir), "--no-color", *extra],
+                          capture_output=True, text=True, env=env, timeout=600)
+
+
+def chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def browser_dom(html_path: Path, shot: Path, profile: Path) -> str:
+    """Open the report from file:// in headless Chromium, let MathJax finish (virtual
+    time), return the typeset DOM and save a screenshot."""
+    exe = chromium()
+    if not exe:
+        need("chromium")
+    url = html_path.resolve().as_uri()
+    common = [exe, "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--no-first-run",
+              f"--user-data-dir={profile}", "--virtual-time-budget=60000"]
+    dom = subprocess.run(common + ["--dump-dom", url], capture_output=True, text=True, timeout=300)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    shotp = subprocess.run(common + ["--window-size=1280,1600", f"--screenshot={shot}", url],
+                           capture_output=True, text=True, timeout=300)
+    assert shotp.returncode == 0 and shot.is_file() and shot.stat().st_size > 10_000, shotp.stderr[-2000:]
+    return dom.stdout
+
+
+def assert_typeset_report(dom: str, claim_ids, figure_ids) -> None:
+    """What a reader must see: math typeset without errors, every claim, figures, graph."""
+    assert 'data-mathjax="done"' in dom, "MathJax did not finish typesetting: " + \
+        (re.search(r'data-mathjax="[^"]*"', dom) or [""])[0]
+    errors = re.findall(r'data-mjx-error="([^"]*)"', dom)
+    assert not errors, f"MathJax errors: {errors[:5]}"
+    body = re.sub(r"<style[^>]*>.*?</style>", "", dom, flags=re.S)  # MathJax's CSS names merror too
+    # parse errors are merror nodes; undefined macros (MathJax's noundefined) are red text
+    for bad in ('<g data-mml-node="merror"', '<mjx-merror', 'mathcolor="red"', 'data-mml-node="mtext" fill="red"'):
+        i = body.find(bad)
+        assert i < 0, f"MathJax error node {bad}: ...{body[max(0, i - 600):i + 200]}"
+    assert dom.count("<mjx-container") >= len(claim_ids), "statements were not typeset"
+    for cid in claim_ids:
+        assert f'id="claim-{cid}"' in dom, cid
+    for fid in figure_ids:
+        i = dom.index(f'id="figure-{fid}"')
+        assert "<svg" in dom[i:dom.index("</figure>", i)], fid
+    g = dom.index('id="dependency-graph"')
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="dep-graph"' in dom[g:g + 400]
+    assert "no claims" not in dom[g:g + 2000]

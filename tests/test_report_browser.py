@@ -1,0 +1,65 @@
+"""The HTML report in a real browser (headless Chromium, Debian's `chromium`), offline from
+file://: math typeset without errors, every claim, the figures and the graph present.
+
+Needs chromium: in CI (CI=true) a missing browser FAILS the test; locally it skips."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pytest  # noqa: E402
+from _report_fixtures import MODULE, assert_typeset_report, browser_dom, need, run_cli  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_report_in_headless_chromium(tmp_path, cli_env):
+    need("chromium")
+    derivs = tmp_path / "derivs"
+    derivs.mkdir()
+    (derivs / "s9_tiny.py").write_text(MODULE, encoding="utf-8")
+    # the paper's three figures too, so their SVGs and typeset formulas are exercised
+    shutil.copy(ROOT / "tests" / "_paper_figures_module.py", derivs / "paper_figures.py")
+    rdir = tmp_path / "reports"
+    proc = run_cli(derivs, rdir, cli_env, "--no-latex")
+    assert proc.returncode == 1, proc.stdout + proc.stderr  # the deliberately failing claim
+    data = json.loads((rdir / "claims.json").read_text(encoding="utf-8"))
+    fig_ids = [f["id"] for f in data["figures"]]
+    assert len(fig_ids) == 4
+    shot = tmp_path / "report.png"
+    dom = browser_dom(rdir / "report.html", shot, tmp_path / "chromium-profile")
+    assert_typeset_report(dom, [c["id"] for c in data["claims"]], fig_ids)
+    # the failing claim's counterexample survives into the rendered page
+    cx = next(c for c in data["claims"] if c["id"] == "failing-claim")["counterexample"]
+    art = dom[dom.index('id="claim-failing-claim"'):]
+    assert str(cx["point"]["x"]) in art[:art.index("</article>")]
+    # hostile text stayed text: no injected element executed or parsed
+    assert "<script>alert(1)" not in dom
+
+
+@pytest.mark.parametrize("broken", [r"\undefinedmacroxyz + ", r"\frac{1}{ "])
+def test_browser_check_catches_math_errors(tmp_path, cli_env, broken):
+    """The browser assertions can fail: a statement with an undefined macro or a parse
+    error (written into a copy of a real report) is caught."""
+    need("chromium")
+    derivs = tmp_path / "derivs"
+    derivs.mkdir()
+    (derivs / "m.py").write_text("import sympy as sp\nfrom verify_claims import Identity, Ref\n"
+                                 "x = sp.Symbol('x')\nCLAIMS = [Identity(id='a', title='t', ref=Ref('1'), "
+                                 "lhs=x**2, rhs=x*x, domain={x: sp.Interval(0, 1)})]\n")
+    rdir = tmp_path / "reports"
+    assert run_cli(derivs, rdir, cli_env, "--no-latex").returncode == 0
+    html = (rdir / "report.html").read_text(encoding="utf-8")
+    good = browser_dom(rdir / "report.html", tmp_path / "good.png", tmp_path / "p1")
+    assert_typeset_report(good, ["a"], [])
+    bad = re.sub(r'(<div class="stmt math">\\\[ )', lambda m: m.group(1) + broken, html, count=1)
+    assert bad != html
+    (rdir / "bad.html").write_text(bad, encoding="utf-8")
+    dom = browser_dom(rdir / "bad.html", tmp_path / "bad.png", tmp_path / "p2")
+    with pytest.raises(AssertionError, match="MathJax|not typeset"):
+        assert_typeset_report(dom, ["a"], [])

@@ -1,0 +1,255 @@
+"""The proof report (issue 5): HTML and LaTeX/PDF rendered from the claims.json data.
+
+One small derivations directory (tests/_report_fixtures.py) is verified by the real
+command twice: the reports must show every claim, escape hostile text, show the failing
+claim's counterexample in HTML and PDF, and be byte-identical apart from timing fields.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _report_fixtures import HOSTILE, IN_CI, MODULE, need, run_cli, strip_timing  # noqa: E402
+
+from verify_claims.report_html import render_html  # noqa: E402
+from verify_claims.report_tex import latex_escape, render_latex  # noqa: E402
+from verify_claims.report_view import prepare, safe_math  # noqa: E402
+
+IDS = ["square-expands", "square-drops-cross-term", "square-bound", "failing-claim"]
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    """Two runs of verify-claims on the same inputs into two report directories."""
+    from conftest import _pythonpath_env
+
+    base = tmp_path_factory.mktemp("report")
+    derivs = base / "derivs"
+    derivs.mkdir()
+    (derivs / "s9_tiny.py").write_text(MODULE, encoding="utf-8")
+    env = _pythonpath_env()
+    runs = []
+    for name in ("r1", "r2"):
+        proc = run_cli(derivs, base / name, env)
+        runs.append((base / name, proc))
+    return derivs, runs
+
+
+def test_command_writes_every_report(reports):
+    _, runs = reports
+    rdir, proc = runs[0]
+    assert proc.returncode == 1, proc.stdout + proc.stderr  # failing-claim is not as expected
+    for name in ("claims.json", "report.html", "report.tex", "mathjax/tex-svg.js", "mathjax/LICENSE"):
+        assert (rdir / name).is_file(), name
+    assert f"report: {rdir / 'report.html'}" in proc.stdout
+    if shutil.which("pdflatex"):
+        assert (rdir / "report.pdf").is_file()
+        assert f"report: {rdir / 'report.pdf'}" in proc.stdout
+    else:
+        assert "report.pdf NOT built: pdflatex is not installed" in proc.stdout
+    # no temporary files left behind by the atomic writes
+    assert not [p for p in rdir.rglob(".*") if p.is_file()]
+
+
+def test_html_shows_every_claim_with_status_and_evidence(reports):
+    _, runs = reports
+    html = (runs[0][0] / "report.html").read_text(encoding="utf-8")
+    data = json.loads((runs[0][0] / "claims.json").read_text(encoding="utf-8"))
+    for c in data["claims"]:
+        assert f'id="claim-{c["id"]}"' in html
+        assert f'<tr data-status="{c["status"]}"' in html
+    assert '<script src="mathjax/tex-svg.js"' in html  # relative: works from file://
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") \
+        .replace('xmlns:xlink="http://www.w3.org/1999/xlink"', "").replace("http://www.w3.org", "")
+    assert "https://" not in html
+    # summary: counts, seed, precision, versions
+    assert "20250221" in html and "30 significant digits" in html and "sympy" in html
+    # filters by status and by section
+    assert 'id="filter-status"' in html and 'id="filter-section"' in html
+    assert '<option value="Appendix A.1">' in html and '<option value="Section 9.1">' in html
+    # the paper-error finding, with its reason and the corrected claim it names
+    findings = html[html.index('id="findings"'):html.index('id="figures"')]
+    assert "square-drops-cross-term" in findings and "drops the cross term 2x" in findings
+    assert 'href="#claim-square-expands"' in findings
+
+
+def test_failing_claim_counterexample_in_html_and_tex(reports):
+    _, runs = reports
+    rdir = runs[0][0]
+    data = json.loads((rdir / "claims.json").read_text(encoding="utf-8"))
+    bad = next(c for c in data["claims"] if c["id"] == "failing-claim")
+    assert bad["status"] == "refuted" and not bad["as_expected"]
+    cx = bad["counterexample"]
+    html = (rdir / "report.html").read_text(encoding="utf-8")
+    art = html[html.index('id="claim-failing-claim"'):]
+    art = art[:art.index("</article>")]
+    assert "counterexample" in art and cx["type"] in art and str(cx["point"]["x"]) in art
+    assert str(cx["lhs"]) in art and "Not as expected" in art
+    tex = (rdir / "report.tex").read_text(encoding="utf-8")
+    assert "values differ" in tex and re.sub(r"\\allowbreak\{\}", "", tex).count(str(cx["point"]["x"])) >= 1
+
+
+def test_failing_claim_counterexample_in_pdf(reports):
+    need("pdflatex")
+    _, runs = reports
+    rdir = runs[0][0]
+    pdf = rdir / "report.pdf"
+    assert pdf.is_file() and pdf.read_bytes().startswith(b"%PDF")
+    data = json.loads((rdir / "claims.json").read_text(encoding="utf-8"))
+    cx = next(c for c in data["claims"] if c["id"] == "failing-claim")["counterexample"]
+    tool = shutil.which("pdftotext")
+    if not tool:
+        if IN_CI:
+            pytest.fail("pdftotext (poppler-utils) is not installed; .ci/run installs it")
+        pytest.skip("pdftotext not installed: the PDF compiled, its text is not checked")
+    text = subprocess.run([tool, "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    flat = re.sub(r"\s+", "", text)
+    assert "failing-claim" in flat and "valuesdiffer" in flat
+    assert str(cx["point"]["x"]) in flat and str(cx["lhs"]) in flat
+    assert "Figure9" in flat or "Squareroot" in flat
+
+
+def test_same_inputs_same_bytes_apart_from_timing(reports):
+    _, runs = reports
+    (r1, _), (r2, _) = runs
+    for name in ("report.html", "report.tex"):
+        a = (r1 / name).read_text(encoding="utf-8")
+        b = (r2 / name).read_text(encoding="utf-8")
+        assert strip_timing(a) == strip_timing(b), name
+        assert strip_timing(a) != a, f"{name}: no timing fields found to strip (the test would be vacuous)"
+    for fig in ("figures/fig-sqrt.pdf", "figures/dependency-graph.pdf"):
+        assert (r1 / fig).read_bytes() == (r2 / fig).read_bytes(), fig
+
+
+def test_hostile_text_is_escaped_in_html_and_latex(reports):
+    _, runs = reports
+    rdir = runs[0][0]
+    html = (rdir / "report.html").read_text(encoding="utf-8")
+    assert "<script>alert(1)" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; 100% $x_1$" in html
+    assert "corrected in square-expands &lt;b&gt;" in html
+    tex = (rdir / "report.tex").read_text(encoding="utf-8")
+    assert r"\input{evil}" not in tex
+    assert latex_escape(HOSTILE) in tex
+    assert r"\textless{}script\textgreater{}alert(1)" in tex and r"100\% \$x\_1\$ \#1" in tex
+
+
+def test_latex_escape_covers_specials_and_unicode():
+    s = latex_escape("a_b & c% $d$ #e {f} ~g ^h \\i <j> β ∞ 中")
+    assert s == (r"a\_b \& c\% \$d\$ \#e \{f\} \textasciitilde{}g \textasciicircum{}h \textbackslash{}i "
+                 r"\textless{}j\textgreater{} \ensuremath{\beta} \ensuremath{\infty} [U+4E2D]")
+
+
+def _report(**claim):
+    base = {"id": "c1", "title": "t", "ref": "Section 1", "kind": "identity", "source": "m.py",
+            "expected": "holds", "expected_reason": "", "paper_error": False, "status": "proved",
+            "method": "m", "evidence": {}, "counterexample": None, "message": "", "uses": [],
+            "seconds": 0.1, "statement": "x = x", "steps": None, "as_expected": True, "established": True}
+    base.update(claim)
+    return {"schema": "verify-claims/1", "run": {"seed": 1, "samples": 10, "precision": 30, "timeout": 1,
+            "jobs": 1, "derivations": "d", "started": "s", "seconds": 1, "versions": {"verify_claims": "0"},
+            "counts": {}, "claims": 1, "as_expected": 1, "not_as_expected": 0, "problems": 0, "exit_code": 0},
+            "problems": [], "claims": [base], "figures": []}
+
+
+def test_unsafe_math_is_never_typeset():
+    evil = r"\href{javascript:alert(1)}{x} + \input{/etc/passwd}"
+    assert not safe_math(evil) and safe_math(r"\frac{\beta}{\gamma} \leq 1")
+    html = render_html(_report(statement=evil))
+    art = html[html.index('id="claim-c1"'):]
+    assert '<div class="stmt">' in art and "plain-math" in art  # shown as text, no "math" class
+    tex = render_latex(_report(statement=evil))
+    assert r"\input{/etc/passwd}" not in tex and r"\href{javascript" not in tex
+
+
+def test_unknown_evidence_keys_are_rendered_escaped():
+    rep = _report(evidence={"certificate": {"method": "interval boxes", "boxes": 128, "depth": 7,
+                                            "seconds": 0.5, "weird<key>": "<i>v</i>"},
+                            "numeric": {"verdict": "consistent", "points": 100}})
+    html = render_html(rep)
+    for s in ("interval boxes", "boxes", "128", "depth", "weird&lt;key&gt;", "&lt;i&gt;v&lt;/i&gt;"):
+        assert s in html, s
+    assert '<span class="timing">0.5</span>' in html
+    tex = render_latex(rep)
+    assert "interval boxes" in tex and r"weird\textless{}key\textgreater{}" in tex
+    # certificate before numeric (known evidence first), order of the view is stable
+    names = [e["name"] for e in prepare(rep)["claims"][0]["evidence_view"]]
+    assert names == ["certificate", "numeric"]
+
+
+def test_chain_steps_each_with_verdict():
+    rep = _report(kind="chain", statement=r"a \\ &= b", steps=[
+        {"step": 0, "latex": "a", "because": "start", "relation": "", "status": "proved"},
+        {"step": 1, "latex": "b", "because": "wrong <line>", "relation": "equals", "status": "refuted"}])
+    html = render_html(rep)
+    assert 'id="claim-c1-step-1"' in html and "wrong &lt;line&gt;" in html
+    assert r"\begin{aligned}&amp;a \\ &amp;= b\end{aligned}" in html
+    step1 = html[html.index('id="claim-c1-step-1"'):]
+    assert '<span class="badge st-refuted">refuted</span>' in step1[:step1.index("</tr>")]
+    tex = render_latex(rep)
+    assert r"\badge{strefuted}{refuted}" in tex and r"\begin{aligned}&a \\ &= b\end{aligned}" in tex
+
+
+def test_graph_marks_established_only_when_everything_used_is():
+    from verify_claims.graph import foundations, graph_svg
+
+    claims = [
+        {"id": "base", "status": "proved", "uses": []},
+        {"id": "spot", "status": "checked", "uses": []},
+        {"id": "bad", "status": "refuted", "uses": []},
+        {"id": "on-base", "status": "proved", "uses": ["base"]},
+        {"id": "on-spot", "status": "certified", "uses": ["spot"]},
+        {"id": "on-bad", "status": "proved", "uses": ["on-base", "bad"]},
+        {"id": "on-missing", "status": "proved", "uses": ["ghost"]},
+        {"id": "top", "status": "proved", "uses": ["on-bad"]},
+    ]
+    f = foundations(claims)
+    assert f == {"base": "rigorous", "spot": "spot-checked", "bad": "not established", "on-base": "rigorous",
+                 "on-spot": "spot-checked", "on-bad": "unfounded", "on-missing": "unfounded", "top": "unfounded"}
+    svg = graph_svg(claims)
+    assert svg.count("<a href=") == len(claims) and 'href="#claim-top"' in svg
+    assert "ghost (not found)" in svg
+    assert 'class="node status-proved foundation-unfounded" opacity="0.55"' in svg
+    assert 'class="node status-proved foundation-rigorous"' in svg
+
+
+def test_graph_escapes_labels():
+    from verify_claims.graph import graph_svg
+
+    svg = graph_svg([{"id": "a<b>&c", "status": "proved", "uses": ["x\"y"]}])
+    assert "a<b>" not in svg and "a&lt;b&gt;&amp;c" in svg and "x&quot;y" in svg
+
+
+def test_missing_pdflatex_is_said_plainly(tmp_path, cli_env):
+    """With pdflatex off the PATH the command still writes report.tex and says why no PDF."""
+    derivs = tmp_path / "d"
+    derivs.mkdir()
+    (derivs / "m.py").write_text("import sympy as sp\nfrom verify_claims import Identity, Ref\n"
+                                 "x = sp.Symbol('x')\nCLAIMS = [Identity(id='a', title='t', ref=Ref('1'), "
+                                 "lhs=x, rhs=x, domain={x: sp.Interval(0, 1)})]\n")
+    env = dict(cli_env, PATH=str(Path(sys.executable).parent))
+    proc = run_cli(derivs, tmp_path / "r", env)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "r" / "report.tex").is_file() and not (tmp_path / "r" / "report.pdf").exists()
+    assert "report.pdf NOT built: pdflatex is not installed" in proc.stdout
+    html = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "No figures declared in this run." in html
+
+
+def test_latex_error_fails_loudly(tmp_path):
+    need("pdflatex")
+    from verify_claims.report_tex import LatexError, build_pdf
+
+    tex = tmp_path / "report.tex"
+    tex.write_text("\\documentclass{article}\\begin{document}\\undefinedcommandxyz\\end{document}\n")
+    with pytest.raises(LatexError, match="Undefined control sequence"):
+        build_pdf(tex)
+    assert not (tmp_path / "report.pdf").exists()
