@@ -20,7 +20,7 @@ HOSTILE = r"<script>alert(1)</script> & 100% $x_1$ #1 ~ ^ \input{evil} {braces} 
 MODULE = textwrap.dedent(r'''
     """Section 9: a tiny paper for the report tests."""
     import sympy as sp
-    from verify_claims import Identity, Inequality, Ref, refuted
+    from verify_claims import Chain, Identity, Inequality, Ref, Step, refuted
     from verify_claims.figures import Curve, Figure
 
     x = sp.Symbol("x", positive=True)
@@ -38,6 +38,15 @@ MODULE = textwrap.dedent(r'''
                    rhs=x ** 2, domain=D, uses=("square-expands",)),
         Identity(id="failing-claim", title="A claim that is simply false", ref=Ref("Appendix A.1", "7"),
                  lhs=x ** 3, rhs=x ** 3 + x / 1000, domain=D, uses=("square-bound",)),
+        # a chain wrong at step 2: the steps after it are "not-reached" (own badge colour)
+        Chain(id="chain-wrong-middle-step", title="A derivation with a wrong middle line", ref=Ref("9.3"),
+              steps=[Step((x + 1) ** 2), Step(x ** 2 + 2 * x, because="expand (drops the 1)"),
+                     Step(x * (x + 2), because="factor"), Step(x ** 2 + 2 * x, because="expand again")],
+              domain=D, expect=refuted("the second line drops the constant 1")),
+        # far wider than TeX can measure in a box (> 16000 pt): must still compile
+        Identity(id="very-wide-statement", title="A very long polynomial identity", ref=Ref("9.4"),
+                 lhs=sp.Add(*[x ** k / (k + 1) for k in range(400)]),
+                 rhs=sp.Add(*[x ** k / (k + 1) for k in range(400)]), domain=D),
     ]
 
     FIGURES = [

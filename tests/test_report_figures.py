@@ -43,7 +43,8 @@ def test_paper_figure_overlay_agrees_with_closed_form(paper_figures, fid):
 def test_wrong_closed_form_is_flagged(paper_figures):
     """Figure 1 with the sign under the square root flipped: the overlay disagrees."""
     good = paper_figures["fig-1-groups-of-two"]
-    beta, gamma = sp.symbols("beta gamma", positive=True)
+    names = {str(v): v for v in good.closed_form.free_symbols}
+    beta, gamma = names["beta"], names["gamma"]  # the module's own symbols
     pr = good.x
     wrong = (1 - beta / gamma + sp.sqrt((1 - beta / gamma) ** 2 - 4 * beta / gamma * pr)) / 2
     bad = Figure(id="fig-1-wrong", title=good.title, ref=good.ref, caption=good.caption, x=good.x, y=good.y,

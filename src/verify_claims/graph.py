@@ -25,6 +25,7 @@ __all__ = ["STATUS_COLOURS", "layout", "graph_svg", "graph_pdf", "foundations"]
 STATUS_COLOURS = {
     "proved": "#1a7f37", "certified": "#0969da", "checked": "#1b7c83", "refuted": "#cf222e",
     "undecided": "#b08800", "error": "#8250df", "timeout": "#6e7781", "missing": "#ffffff",
+    "not-reached": "#8c959f",  # a chain step after the first failing one
 }
 _RANK = {"proved": 2, "certified": 2, "checked": 1}
 

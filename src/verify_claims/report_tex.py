@@ -99,12 +99,20 @@ def _tt(value) -> TeX:
     return TeX(r"\texttt{" + "".join(pieces) + "}")
 
 
+LONG_MATH_CHARS = 1500  # beyond this a formula may be wider than TeX can measure
+
+
 def _math(latex) -> TeX:
     """Display math from sympy.latex, or escaped monospace text when it is not safe."""
     latex = str(latex or "")
     if not latex:
         return TeX(r"\emph{(no statement)}")
     if safe_math(latex):
+        if len(latex) > LONG_MATH_CHARS:
+            # measuring it in a box would exceed TeX's largest dimension (about 16000 pt):
+            # typeset it straight into a ragged paragraph that breaks at relations/operators
+            lines = [ln.replace("&", " ").strip() for ln in latex.split("\\\\")]
+            return TeX("".join(r"\fitlong{" + ln + "}" for ln in lines if ln))
         shown = display_latex(latex)
         return TeX((r"\fitmath{" if shown != latex else r"\fitbreak{") + shown + "}")
     return _tt(latex)

@@ -214,6 +214,6 @@ def _steps(claim, proof: ProofOutcome, numeric: NumericOutcome):
             elif nv == "consistent":
                 entry["status"] = "checked"
             else:
-                entry["status"] = "not reached" if numeric.step and i + 1 > numeric.step else "undecided"
+                entry["status"] = "not-reached" if numeric.step and i + 1 > numeric.step else "undecided"
         out.append(entry)
     return out
