@@ -14,7 +14,7 @@ import re
 from .graph import STATUS_COLOURS, foundations
 from .result import STATUSES
 
-__all__ = ["prepare", "section_of", "safe_math", "display_latex", "TIMING_KEYS"]
+__all__ = ["prepare", "section_of", "section_sort_key", "safe_math", "display_latex", "TIMING_KEYS"]
 
 TIMING_KEYS = ("seconds", "started")
 _MAX_VALUE = 1500  # characters of one evidence value shown; the JSON keeps everything
@@ -73,7 +73,8 @@ def section_of(ref: str, source: str = "") -> str:
     return source or "other"
 
 
-def _section_sort(s: str):
+def section_sort_key(s: str):
+    """The paper's order: abstract, numbered sections, appendices (2.10 after 2.9)."""
     m = re.match(r"(Abstract|Section|Appendix) ?(.*)", s)
     if not m:
         return (3, s)
@@ -178,7 +179,7 @@ def prepare(report: dict) -> dict:
             "used_by": sorted(users.get(c["id"], [])),
             "steps_view": steps,
         })
-    sections = sorted({c["section"] for c in claims}, key=_section_sort)
+    sections = sorted({c["section"] for c in claims}, key=section_sort_key)
     by_id = {c["id"]: c for c in claims}
 
     findings = []
