@@ -7,7 +7,8 @@ import pytest
 import sympy as sp
 
 from verify_claims import (HOLDS, Chain, DeclarationError, Expect, Identity, Inequality, Limit,
-                           Maximiser, Monotonic, Ref, Root, Stationary, Step, not_in_general, refuted)
+                           Maximiser, Monotonic, Ref, Root, Stationary, Step, Summary, not_in_general,
+                           refuted)
 from verify_claims.claims import KINDS
 
 x, y, a = sp.symbols("x y a")
@@ -46,6 +47,7 @@ def test_a_well_formed_claim_of_every_kind_validates():
                    domain={a: R}),
         Maximiser(id="k-maximiser", title="t", ref="1", objective=-(x - a) ** 2, wrt=x, at={x: a},
                   over={x: R}, domain={a: R}),
+        Summary(id="k-summary", title="t", ref="1", uses=("k-maximiser",)),
     ]
     for c in claims:
         c.validate()  # must not raise

@@ -2,7 +2,7 @@
 
 import sympy as sp
 
-from test_derivations_s2 import assert_established, assert_refuted, claim, variant
+from derivation_checks import assert_established, assert_refuted, claim, variant
 
 import s1_2_summary as s12
 from verify_claims.result import Result

@@ -18,38 +18,14 @@ for p in (ROOT / "src", ROOT / "derivations"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-from verify_claims import HOLDS  # noqa: E402
-from verify_claims.verify import Settings, verify  # noqa: E402
+from verify_claims.verify import verify  # noqa: E402
 
 import s2_1_reward_preference as s21  # noqa: E402
 import s2_2_divergence_penalty as s22  # noqa: E402
 from _grpo import advantage  # noqa: E402
 
-SETTINGS = Settings(seed=0, samples=100, precision=30)
+from derivation_checks import SETTINGS, assert_established, assert_refuted, claim, variant  # noqa: E402
 
-
-def claim(module, cid):
-    found = [c for c in module.CLAIMS if c.id == cid]
-    assert found, f"no claim {cid} in {module.__name__}"
-    return found[0]
-
-
-def variant(original, **changes):
-    """A copy of a claim with some fields changed, expected (wrongly) to hold."""
-    return dataclasses.replace(original, id=original.id + "-wrong-variant", expect=HOLDS, uses=(),
-                               **changes)
-
-
-def assert_refuted(c):
-    c.validate()
-    res = verify(c, SETTINGS)
-    assert res.status == "refuted", (res.status, res.message, res.evidence)
-    assert isinstance(res.counterexample, dict) and res.counterexample
-
-
-def assert_established(c):
-    res = verify(c, SETTINGS)
-    assert res.status in ("proved", "certified", "checked"), (res.status, res.message)
 
 
 # ------------------------------------------------------------------ Section 2.1

@@ -6,7 +6,6 @@ root of a quadratic, a sign flip, a missing square, a reversed inequality, a wro
 squaring treated as an equivalence) must be refuted with a counterexample.
 """
 
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -18,8 +17,11 @@ for p in (ROOT / "src", ROOT / "derivations"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-from verify_claims import HOLDS, Ref  # noqa: E402
+from verify_claims import Ref  # noqa: E402
 from verify_claims.verify import Settings, verify  # noqa: E402
+
+import derivation_checks as checks  # noqa: E402
+from derivation_checks import variant  # noqa: E402
 
 import s2_3_1_binary_questions as m  # noqa: E402
 from _s231_helpers import closed_form_g2, closed_form_large  # noqa: E402
@@ -28,29 +30,16 @@ SETTINGS = Settings(seed=0, samples=60, precision=30)
 
 
 def claim(cid):
-    found = [c for c in m.CLAIMS if c.id == cid]
-    assert found, f"no claim {cid}"
-    return found[0]
-
-
-def variant(original, **changes):
-    """A copy of a claim with some fields changed, expected (wrongly) to hold."""
-    return dataclasses.replace(original, id=original.id + "-wrong-variant", expect=HOLDS, uses=(),
-                               **changes)
+    return checks.claim(m, cid)
 
 
 def assert_refuted(c):
-    c.validate()
-    res = verify(c, SETTINGS)
-    assert res.status == "refuted", (c.id, res.status, res.message, res.evidence)
-    assert isinstance(res.counterexample, dict) and res.counterexample
-    return res
+    return checks.assert_refuted(c, SETTINGS)
 
 
 def assert_established(c):
-    res = verify(c, SETTINGS)
-    assert res.status in ("proved", "certified", "checked"), (c.id, res.status, res.message)
-    return res
+    return checks.assert_established(c, SETTINGS)
+
 
 
 # ------------------------------------------------------------------ the module itself

@@ -6,7 +6,6 @@ and checks that the engine refutes the broken version with a counterexample, whi
 original is established.
 """
 
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -18,8 +17,11 @@ for p in (ROOT / "src", ROOT / "derivations"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-from verify_claims import HOLDS, Root  # noqa: E402
+from verify_claims import Root  # noqa: E402
 from verify_claims.verify import Settings, verify  # noqa: E402
+
+import derivation_checks as checks  # noqa: E402
+from derivation_checks import variant  # noqa: E402
 
 import s3_extensions as s3  # noqa: E402
 from _s2_helpers import kl0  # noqa: E402
@@ -29,29 +31,16 @@ SETTINGS = Settings(seed=0, samples=40, precision=30)
 
 
 def claim(cid):
-    found = [c for c in s3.CLAIMS if c.id == cid]
-    assert found, f"no claim {cid} in s3_extensions"
-    return found[0]
-
-
-def variant(original, **changes):
-    """A copy of a claim with some fields changed, expected (wrongly) to hold."""
-    return dataclasses.replace(original, id=original.id + "-wrong-variant", expect=HOLDS, uses=(),
-                               **changes)
+    return checks.claim(s3, cid)
 
 
 def assert_refuted(c):
-    c.validate()
-    res = verify(c, SETTINGS)
-    assert res.status == "refuted", (res.status, res.message, res.evidence)
-    assert isinstance(res.counterexample, dict) and res.counterexample
-    return res
+    return checks.assert_refuted(c, SETTINGS)
 
 
 def assert_established(c):
-    res = verify(c, SETTINGS)
-    assert res.status in ("proved", "certified", "checked"), (res.status, res.message)
-    return res
+    return checks.assert_established(c, SETTINGS)
+
 
 
 # ------------------------------------------------------------------ module sanity
