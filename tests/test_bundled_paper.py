@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from verify_claims.cli import default_derivations, main
-from verify_claims.inventory import FINDINGS_BEGIN, FINDINGS_END, render_findings, render_inventory
+from verify_claims.inventory import README_BLOCKS, begin_marker, end_marker, render_inventory
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -58,8 +58,9 @@ def test_inventory_and_findings_are_generated_from_the_run(paper_run):
     inventory = (ROOT / "derivations" / "README.md").read_text(encoding="utf-8")
     assert inventory == render_inventory(report), f"derivations/README.md is {hint}"
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    i, j = readme.index(FINDINGS_BEGIN) + len(FINDINGS_BEGIN), readme.index(FINDINGS_END)
-    assert readme[i:j] == "\n" + render_findings(report), f"the findings block of README.md is {hint}"
+    for name, render in README_BLOCKS.items():
+        i, j = readme.index(begin_marker(name)) + len(begin_marker(name)), readme.index(end_marker(name))
+        assert readme[i:j] == "\n" + render(report), f"the {name} block of README.md is {hint}"
 
 
 def test_bundled_paper_report_renders(paper_run):

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from verify_claims.inventory import (FINDINGS_BEGIN, FINDINGS_END, format_counterexample, render_findings,
-                                     render_inventory, replace_findings_block, section_of)
+from verify_claims.inventory import (FINDINGS_BEGIN, FINDINGS_END, begin_marker, end_marker, format_counterexample,
+                                     render_findings, render_inventory, replace_findings_block, section_of)
 from verify_claims.loader import load_derivations
 
 MODULE = '''
@@ -127,7 +127,9 @@ def test_list_shows_uncheckable_and_survives_a_closed_pipe(write_modules, cli_en
 def test_update_docs_writes_inventory_and_findings(write_modules, cli_env, tmp_path):
     d = write_modules({"paper.py": MODULE}, sub="proj/derivations")
     top = d.parent / "README.md"
-    top.write_text(f"# Proj\n\n## Findings\n{FINDINGS_BEGIN}\nstale\n{FINDINGS_END}\n\n## After\n")
+    cert_b, cert_e = begin_marker("certification"), end_marker("certification")
+    top.write_text(f"# Proj\n\n## Findings\n{FINDINGS_BEGIN}\nstale\n{FINDINGS_END}\n\n"
+                   f"## Certification\n{cert_b}\nold counts\n{cert_e}\n\n## After\n")
     proc, data = _run(cli_env, d, tmp_path, "--update-docs")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     inv = (d / "README.md").read_text()
@@ -135,7 +137,8 @@ def test_update_docs_writes_inventory_and_findings(write_modules, cli_env, tmp_p
     assert "| Appendix B.1 |" in inv and "`library-default`" in inv and "not checkable" in inv
     assert "refuted (paper error)" in inv
     readme = top.read_text()
-    assert "stale" not in readme and readme.endswith("## After\n")
+    assert "stale" not in readme and "old counts" not in readme and readme.endswith("## After\n")
+    assert "inequality-like claims" in readme and "| proved | certified | checked | undecided |" in readme
     assert "`paper-bound`" in readme and "Corrected claim: `corrected-bound`" in readme
     assert "Counterexample:" in readme
     assert "- Typo, Section Appendix A (`subscript-typo`): gamma_0 for gamma_o" in readme or \
