@@ -37,14 +37,14 @@ import sympy as sp
 
 from . import interval as ivm
 from . import smt
-from .claims import Inequality, Monotonic, Root
+from .claims import Inequality, Maximiser, Monotonic, Root
 from .domain import Domain
 from .timebox import TimeUp, time_limit
 
 __all__ = ["Certificate", "Goal", "certify", "METHODS", "CERTIFIABLE"]
 
 METHODS = ("symbolic", "smt", "interval")
-CERTIFIABLE = ("inequality", "monotonic", "root")
+CERTIFIABLE = ("inequality", "monotonic", "root", "maximiser")
 
 
 @dataclass
@@ -506,6 +506,8 @@ def certify(claim, settings, budget: float, solved: bool | None = None) -> Certi
         return Certificate("undecided", reason="certification switched off for this claim (certify_with='none')")
     if claim.kind not in CERTIFIABLE:
         return Certificate("undecided", reason=f"no certification method for {claim.kind} claims")
+    if claim.kind == "maximiser":
+        return _certify_maximiser(claim, methods, t0, deadline, bool(solved))
     if claim.kind == "monotonic" and claim.expr.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs, sp.sign,
                                                     sp.Heaviside, sp.floor, sp.ceiling):
         return Certificate("undecided", reason="not smooth (Piecewise/Max/...): a derivative ignores jumps")
@@ -645,3 +647,142 @@ def _smt_other_root(claim, dom, deadline, settings):
             return "violated", cx
         return None, "z3 found another root, not confirmed by a sign change (not used)"
     return None, f"z3 {ans}: {s.reason_unknown()}"
+
+
+# ------------------------------------------------------------------ maximisers
+class _Stop(Exception):
+    """A goal of a maximiser route was not established (the reason says which)."""
+
+
+_NONSMOOTH = (sp.Piecewise, sp.Max, sp.Min, sp.Abs, sp.sign, sp.Heaviside, sp.floor, sp.ceiling)
+
+
+def _feasibility_goals(claim, at, feas):
+    """The point lies in the feasible set: in each variable's interval (or finite set)
+    and on the right side of every over_where relation, at every parameter point."""
+    out = []
+    for k in claim.wrt:
+        st, v = feas.sets[k], at[k]
+        if not isinstance(st, sp.Interval):
+            raise _Stop(f"the feasible set of {k} is not an interval")
+        if st.start.is_finite:
+            out.append(Goal(v - st.start, "positive" if st.left_open else "nonnegative", claim.domain,
+                            f"point: {k} above the lower end"))
+        if st.end.is_finite:
+            out.append(Goal(st.end - v, "positive" if st.right_open else "nonnegative", claim.domain,
+                            f"point: {k} below the upper end"))
+    for rel in feas.where:
+        d = (rel.rhs - rel.lhs) if isinstance(rel, (sp.StrictLessThan, sp.LessThan)) else (rel.lhs - rel.rhs)
+        strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
+        if not isinstance(rel, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
+            raise _Stop(f"feasible-set relation {rel} is not an inequality")
+        out.append(Goal(sp.sympify(d).subs(at, simultaneous=True), "positive" if strict else "nonnegative",
+                        claim.domain, f"point satisfies {rel}"))
+    return out
+
+
+def _certify_maximiser(claim, methods, t0, deadline, first_order_proved):
+    """A Maximiser claim over its whole parameter domain (Section 1.3's stationary
+    policies, the maximisers of Sections 2.3 and 3).  Three sound routes:
+
+    A. one variable, global: the point is feasible, f is defined (continuous) on the
+       feasible interval I, and f' >= 0 on I's interior left of the point, f' <= 0 right
+       of it.  By the mean value theorem f(y) <= f(point) for every y in I.  No
+       stationarity is needed, so a maximiser at an end of I is covered.
+    B. global: the point is feasible, the gradient vanishes there (the prover's exact
+       identity, else a z3 zero goal), the feasible set is convex (intervals cut by
+       linear relations) and the Hessian is negative definite on all of it (leading
+       minors of alternating sign): f is strictly concave, so the point is its maximum.
+    C. local: feasible, zero gradient, Hessian negative definite at the point (its
+       leading minors' signs as goals over the parameter domain): a strict local max.
+
+    Sign goals are never turned into counterexamples here: f' < 0 somewhere left of the
+    point does not by itself refute a global maximum (the numbers decide refutation)."""
+    records, used = [], []
+    f = sp.sympify(claim.objective)
+    if claim.frozen:
+        f = f.subs(claim.frozen, simultaneous=True)
+    wrt = list(claim.wrt)
+    at = {k: sp.sympify(v) for k, v in claim.at.items()}
+    feas = claim.feasible()
+
+    def need(goal, allowed=None):
+        ms = [m for m in methods if allowed is None or m in allowed] or methods
+        m, detail, _ = _solve_goal(goal, ms, deadline, _none_check)
+        records.append({"goal": goal.text, "method": m, "detail": detail})
+        if m is None:
+            raise _Stop(f"{goal.text}: {detail}")
+        used.append(m)
+
+    def done(route):
+        return Certificate("certified", method="+".join(dict.fromkeys(used)) or None,
+                           detail=route + "; " + "; ".join(f"{r['goal']}: {r['detail']}" for r in records),
+                           seconds=time.perf_counter() - t0, goals=records)
+
+    try:
+        if f.has(*_NONSMOOTH):
+            raise _Stop("objective not smooth (Piecewise/Max/...): no derivative argument")
+        for g in _feasibility_goals(claim, at, feas):
+            need(g)
+    except _Stop as stop:
+        return _undecided(t0, records, f"maximiser: {stop}")
+    params = dict(claim.domain.sets)
+    why = []
+    if claim.scope == "global" and len(wrt) == 1 and not any(
+            sp.sympify(r).has(wrt[0]) for r in feas.where):
+        n = len(records)
+        try:
+            x, v, iv = wrt[0], at[wrt[0]], feas.sets[wrt[0]]
+            whole = Domain({**params, x: iv}, tuple(claim.domain.where))
+            if not _defined(f, whole, max(0.5, (deadline - time.perf_counter()) / 6)):
+                raise _Stop("the objective is not shown defined on the whole feasible interval")
+            der = sp.diff(f, x)
+            for rel, want, side in ((x < v, "nonnegative", "left of"), (x > v, "nonpositive", "right of")):
+                if side == "right of" and iv.end.is_finite and sp.sympify(iv.end - v) == 0 or \
+                        side == "left of" and iv.start.is_finite and sp.sympify(v - iv.start) == 0:
+                    continue  # the point is that end of the interval: nothing on this side
+                dom = Domain({**params, x: _open(iv)}, tuple(claim.domain.where) + (rel,))
+                need(Goal(der, want, dom, f"d/d{x} {want} {side} the point"))
+                if not _defined(der, dom, max(0.5, (deadline - time.perf_counter()) / 6)):
+                    raise _Stop(f"d/d{x} not shown defined {side} the point")
+            return done("route A: f' >= 0 left of the point and <= 0 right of it on the feasible "
+                        "interval (mean value theorem): a global maximiser")
+        except _Stop as stop:
+            why.append(f"route A: {stop}")
+            del records[n:]
+    try:
+        if not first_order_proved:
+            for k in wrt:
+                need(Goal(sp.diff(f, k).subs(at, simultaneous=True), "zero", claim.domain,
+                          f"d/d{k} vanishes at the point"), allowed=("symbolic", "smt"))
+        else:
+            records.append({"goal": "gradient vanishes at the point", "method": "symbolic",
+                            "detail": "the prover's exact identity"})
+            used.append("symbolic")
+        hess = sp.hessian(f, wrt)
+        wants = ["negative" if k % 2 else "positive" for k in range(1, len(wrt) + 1)]
+        if claim.scope == "global":
+            convex = all(_linear_in(r.lhs - r.rhs, wrt) for r in feas.where)
+            if not convex:
+                raise _Stop("feasible set not shown convex (a non-linear relation)")
+            whole = Domain({**params, **feas.sets}, tuple(claim.domain.where) + tuple(feas.where))
+            for k, w in zip(range(1, len(wrt) + 1), wants):
+                need(Goal(hess[:k, :k].det(), w, whole, f"leading minor {k} of the Hessian {w} on the "
+                          "feasible set"))
+            return done("route B: zero gradient at a feasible point of a strictly concave objective on a "
+                        "convex set: the global maximiser")
+        for k, w in zip(range(1, len(wrt) + 1), wants):
+            need(Goal(hess[:k, :k].det().subs(at, simultaneous=True), w, claim.domain,
+                      f"leading minor {k} of the Hessian {w} at the point"))
+        return done("route C: zero gradient and negative definite Hessian at the point: a strict local "
+                    "maximiser")
+    except _Stop as stop:
+        why.append(f"route {'B' if claim.scope == 'global' else 'C'}: {stop}")
+    return _undecided(t0, records, "maximiser: " + "; ".join(why))
+
+
+def _linear_in(e, syms) -> bool:
+    try:
+        return sp.Poly(sp.expand(e), *syms).total_degree() <= 1
+    except sp.PolynomialError:
+        return False

@@ -110,6 +110,8 @@ def _attempt_certificate(claim, settings: Settings, proof: ProofOutcome, numeric
     if numeric.verdict == "counterexample":
         budget = min(budget, CONFLICT_CHECK_SECONDS)
     solved = bool(proof.evidence.get("solves_proved")) if claim.kind == "root" else None
+    if claim.kind == "maximiser":  # the prover's exact zero-gradient identity, reused
+        solved = proof.evidence.get("first_order") == "gradient vanishes (proved)"
     box = None
     try:
         with time_limit(budget + 1.0) as box:
