@@ -147,15 +147,45 @@ def side_conditions(e) -> list:
             out.append((p.base, "positive"))
     for lg in sp.sympify(e).atoms(sp.log):
         out.append((lg.args[0], "positive"))
+    for fn in sp.sympify(e).atoms(sp.Function):
+        if isinstance(fn, (sp.asin, sp.acos)):
+            out.append((1 - fn.args[0] ** 2, "nonnegative"))
+        elif isinstance(fn, sp.atanh):
+            out.append((1 - fn.args[0] ** 2, "positive"))
+        elif isinstance(fn, sp.acosh):
+            out.append((fn.args[0] - 1, "nonnegative"))
+        elif not isinstance(fn, _TOTAL):
+            # a function whose domain is not described here: never shown defined
+            out.append((sp.S.NegativeOne, "nonnegative"))
     return out
 
 
+# real functions defined on the whole real line (log and powers are handled above)
+_TOTAL = (sp.log, sp.exp, sp.sin, sp.cos, sp.atan, sp.asinh, sp.sinh, sp.cosh, sp.tanh, sp.Abs,
+          sp.Max, sp.Min, sp.sign, sp.Heaviside, sp.floor, sp.ceiling, sp.Piecewise, sp.erf)
+
+
 # ------------------------------------------------------------------ methods
+def _with_ends(domain) -> list:
+    """The domain's relations plus its intervals' finite ends as relations (ref < 1 for
+    ref in (0, 1)): sympy's per-symbol assumptions keep only the sign, the slack 1 - ref
+    > 0 is what sign analysis of (1 - ref) e^{-c} + ref e^{c} needs."""
+    out = list(domain.where)
+    for s, st in domain.sets.items():
+        if not isinstance(st, sp.Interval):
+            continue
+        if st.end.is_finite:
+            out.append(s < st.end if st.right_open else s <= st.end)
+        if st.start.is_finite and st.start != 0:
+            out.append(s > st.start if st.left_open else s >= st.start)
+    return out
+
+
 def _symbolic(goal: Goal, seconds: float):
     """'holds' or None; never a refutation."""
     from .symbolic import Facts, prove_sign, zero_by
     rep = goal.domain.assumption_symbols()
-    facts = Facts.from_relations(goal.domain.where, rep)
+    facts = Facts.from_relations(_with_ends(goal.domain), rep)
     e = sp.sympify(goal.expr).xreplace(rep)
     box = None
     try:
@@ -164,6 +194,10 @@ def _symbolic(goal: Goal, seconds: float):
                 return ("holds", f"sympy ({zero_by(e, facts)[0]})") if zero_by(e, facts)[0] else None
             if not e.has(sp.log) and prove_sign(e, goal.want, facts):
                 return "holds", "sympy sign analysis"
+            if goal.want in ("positive", "nonnegative", "negative", "nonpositive"):
+                how = _affine_ends(sp.sympify(goal.expr), goal.want, goal.domain)
+                if how:
+                    return "holds", how
             if e.has(sp.log) and goal.want in ("positive", "nonnegative"):
                 relaxed = _relax_logs(e, facts)
                 if relaxed is not None:
@@ -181,6 +215,38 @@ def _symbolic(goal: Goal, seconds: float):
             raise
     except Exception:  # noqa: BLE001 - a sympy failure is 'not this way'
         return None
+    return None
+
+
+def _affine_ends(e, want, domain, depth=0):
+    """e affine in a variable s ranging over a bounded interval [lo, hi] takes its extreme
+    values at the ends: e has the wanted sign on the interval if it has it at s = lo and at
+    s = hi (both ends included or not: a convex combination of two values of that sign).
+    The ends are substituted exactly; relations that mention s are dropped (a superset)."""
+    from .symbolic import Facts, prove_sign
+    if depth > 1:
+        return None
+    for s, st in domain.sets.items():
+        if not (isinstance(st, sp.Interval) and st.start.is_finite and st.end.is_finite) or not e.has(s):
+            continue
+        try:
+            poly = sp.Poly(e, s)
+        except sp.PolynomialError:
+            continue
+        if poly.degree() != 1 or any(c.has(s) for c in poly.all_coeffs()):
+            continue
+        sets = {k: v for k, v in domain.sets.items() if k != s}
+        sub = Domain(sets, tuple(r for r in domain.where if not r.has(s)))
+        rep = sub.assumption_symbols()
+        facts = Facts.from_relations(_with_ends(sub), rep)
+        ok = True
+        for end in (st.start, st.end):
+            val = e.xreplace({s: end})
+            if not (prove_sign(val.xreplace(rep), want, facts) or _affine_ends(val, want, sub, depth + 1)):
+                ok = False
+                break
+        if ok:
+            return f"affine in {s} on [{st.start}, {st.end}]: the sign at both ends by sympy"
     return None
 
 
@@ -236,7 +302,7 @@ def _defined(e, domain, seconds):
     """Every side condition of e proven on the domain (symbolically, else by z3)."""
     from .symbolic import Facts, prove_sign
     rep = domain.assumption_symbols()
-    facts = Facts.from_relations(domain.where, rep)
+    facts = Facts.from_relations(_with_ends(domain), rep)
     for base, want in side_conditions(e):
         b = base.xreplace(rep)
         ok = False
@@ -786,3 +852,32 @@ def _linear_in(e, syms) -> bool:
         return sp.Poly(sp.expand(e), *syms).total_degree() <= 1
     except sp.PolynomialError:
         return False
+
+
+# ------------------------------------------------------------------ limits (reason only)
+def limit_reason(claim, symbolic_evidence: dict, numeric_evidence: dict) -> str:
+    """One line: why a limit that sympy.limit did not establish stays checked.  No
+    certification method here handles limits; a limit of a sum whose number of terms
+    grows with the limit variable (a symbolic group size G) would need a proof by another
+    route (dominated convergence / a CLT argument), which this engine does not attempt."""
+    x = claim.var
+    ladder = []
+    for v in numeric_evidence.get("ladder", []) or []:
+        try:
+            ladder.append(10 ** float(v))
+        except (TypeError, ValueError):
+            pass
+    top = max(ladder) if ladder else None
+    if top is not None:  # the ladder is reported as rounded log10 values: 3.01 is 2^10
+        import math
+        p2 = 2 ** round(math.log2(top))
+        top = p2 if abs(top - p2) <= 0.01 * p2 else round(top)
+    reach = f" up to {x} = {top:d}" if top is not None else ""
+    sums = [s for s in sp.sympify(claim.expr).atoms(sp.Sum)
+            if any(sp.sympify(b).has(x) for lim in s.limits for b in lim[1:])]
+    if sums:
+        return (f"limit of a sum over a symbolic group size {x}: no sound method here (sympy.limit cannot "
+                f"take it); checked by a summation ladder{reach}")
+    why = symbolic_evidence.get("limit") or symbolic_evidence.get("error") or symbolic_evidence.get("stopped") \
+        or "not established"
+    return f"limit: sympy.limit did not establish it ({_short(why, 100)}); checked numerically{reach}"

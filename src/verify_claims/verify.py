@@ -14,7 +14,7 @@ import time
 
 import sympy as sp
 
-from .certify import CERTIFIABLE, Certificate, certify
+from .certify import CERTIFIABLE, Certificate, certify, limit_reason
 from .numeric import NumericOutcome, spot_check
 from .result import Result, Settings
 from .symbolic import ProofOutcome, prove
@@ -102,6 +102,8 @@ def verify_summary(claim, results_by_id: dict) -> Result:
 def _attempt_certificate(claim, settings: Settings, proof: ProofOutcome, numeric: NumericOutcome):
     """Run the certification methods on an inequality-like claim the prover did not
     establish; on a numerically refuted claim only briefly, as a conflict check."""
+    if claim.kind == "limit" and proof.status is None and numeric.verdict != "counterexample":
+        return Certificate("undecided", reason=limit_reason(claim, proof.evidence, numeric.evidence))
     if claim.kind not in CERTIFIABLE or proof.status is not None:
         return None
     if numeric.verdict == "counterexample" and (numeric.counterexample or {}).get("type") == "undefined":
