@@ -626,11 +626,27 @@ def _root_rest(claim, methods, deadline, solved, records, settings):
     used = []
     if not solved:
         g = Goal(res.xreplace({x: v}), "zero", claim.domain, "value solves the equation")
-        m, detail, _ = _solve_goal(g, [m for m in methods if m != "interval"], deadline, _none_check)
-        records.append({"goal": g.text, "method": m, "detail": detail})
+        sq = _squared_form(res, x, v, claim.domain)
+        m = None
+        if sq is not None:
+            # A + K sqrt(B) = 0 at the value iff A^2 = K^2 B and A K <= 0 there (K a
+            # non-zero number): sqrt(B) = |A/K| and the signs make K sqrt(B) = -A
+            zero_g, sign_g = sq
+            n = len(records)
+            mz, dz, _ = _solve_goal(zero_g, [m for m in methods if m != "interval"], deadline, _none_check)
+            ms, ds, _ = _solve_goal(sign_g, methods, deadline, _none_check) if mz else (None, "", {})
+            if mz and ms and _defined(zero_g.expr, claim.domain, max(0.2, (deadline - time.perf_counter()) / 4)):
+                records.append({"goal": g.text, "method": f"{mz}+{ms}",
+                                "detail": f"squared: {zero_g.text}: {dz}; {sign_g.text}: {ds}"})
+                used += [mz, ms]
+                m = mz
+            del records[n + (1 if m else 0):]
         if m is None:
-            return None, f"{g.text}: {detail}"
-        used.append(m)
+            m, detail, _ = _solve_goal(g, [m for m in methods if m != "interval"], deadline, _none_check)
+            records.append({"goal": g.text, "method": m, "detail": detail})
+            if m is None:
+                return None, f"{g.text}: {detail}"
+            used.append(m)
     if not claim.unique:
         return used, ""
     sets = dict(claim.domain.sets)
@@ -669,6 +685,26 @@ def _root_rest(claim, methods, deadline, solved, records, settings):
     return used, ""
 
 
+def _squared_form(res, x, v, domain):
+    """(A^2 - K^2 B at the value: zero, A K at the value: nonpositive) when the residual
+    is A + K sqrt(B) with a single square root of an x-dependent B and K a non-zero number."""
+    roots = [p for p in sp.sympify(res).atoms(sp.Pow) if p.exp == sp.S.Half and p.base.has(x)]
+    if len(roots) != 1:
+        return None
+    q = roots[0]
+    d = sp.Dummy("q")
+    lin = sp.expand(sp.sympify(res).xreplace({q: d}))
+    K = lin.coeff(d)
+    A = sp.expand(lin - K * d)
+    if A.has(d) or not K.is_number or K == 0 or A.has(q):
+        return None
+    at = {x: v}
+    B = q.base
+    return (Goal(sp.expand((A ** 2 - K ** 2 * B).xreplace(at)), "zero", domain,
+                 "squared equation A^2 = K^2 B at the value"),
+            Goal((A * K).xreplace(at), "nonpositive", domain, "A K <= 0 at the value (signs agree)"))
+
+
 def _smt_other_root(claim, dom, deadline, settings):
     """z3: residual(x) = 0, x in the interval, x != value -- unsat means unique."""
     if not smt.available():
@@ -678,8 +714,14 @@ def _smt_other_root(claim, dom, deadline, settings):
     tr = smt.Translator()
     try:
         cons = tr.domain(dom)
+        val = tr.expr(v)  # the value's definedness stays an obligation (proved below)
+        n_obl = len(tr.obligations)
         r = tr.expr(claim.residual())
-        val = tr.expr(v)
+        # another root is a point where the residual is *defined* and 0: its definedness
+        # conditions (x != 0 for a pole at an end of [0, 1]) are constraints of the
+        # query, not obligations over the whole interval
+        defined_at = [cond for cond, _ in tr.obligations[n_obl:]]
+        tr.obligations = tr.obligations[:n_obl]
     except smt.NotExpressible as exc:
         return None, f"declined: {exc}"
     except (TypeError, ValueError) as exc:
@@ -693,10 +735,10 @@ def _smt_other_root(claim, dom, deadline, settings):
             return None, f"could not show {text} on the domain"
     s = z3.Solver()
     s.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
-    s.add(*cons, *tr.aux, r == 0, tr.vars[x] != val)
+    s.add(*cons, *tr.aux, *defined_at, r == 0, tr.vars[x] != val)
     ans = s.check()
     if ans == z3.unsat:
-        return "holds", (f"z3 unsat of 'residual = 0, {x} in the interval, {x} != value' "
+        return "holds", (f"z3 unsat of 'residual defined and = 0, {x} in the interval, {x} != value' "
                          f"({len(cons) + len(tr.aux) + 2} constraints, {len(tr.obligations)} obligations, "
                          f"{time.perf_counter() - t0:.3f} s)")
     if ans == z3.sat:
