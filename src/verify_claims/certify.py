@@ -185,7 +185,11 @@ def _symbolic(goal: Goal, seconds: float):
     """'holds' or None; never a refutation."""
     from .symbolic import Facts, prove_sign, zero_by
     rep = goal.domain.assumption_symbols()
-    facts = Facts.from_relations(_with_ends(goal.domain), rep)
+    facts = Facts.from_relations(goal.domain.where, rep)
+    ends = _with_ends(goal.domain)
+    # the interval ends as extra slacks: a second try only (more slacks make the log
+    # relaxation's positivity checks slower, and it does not need them)
+    facts_ends = Facts.from_relations(ends, rep) if len(ends) > len(goal.domain.where) else None
     e = sp.sympify(goal.expr).xreplace(rep)
     box = None
     try:
@@ -194,6 +198,8 @@ def _symbolic(goal: Goal, seconds: float):
                 return ("holds", f"sympy ({zero_by(e, facts)[0]})") if zero_by(e, facts)[0] else None
             if not e.has(sp.log) and prove_sign(e, goal.want, facts):
                 return "holds", "sympy sign analysis"
+            if facts_ends is not None and not e.has(sp.log) and prove_sign(e, goal.want, facts_ends):
+                return "holds", "sympy sign analysis (with the intervals' ends)"
             if goal.want in ("positive", "nonnegative", "negative", "nonpositive"):
                 how = _affine_ends(sp.sympify(goal.expr), goal.want, goal.domain)
                 if how:
@@ -342,11 +348,70 @@ _RUNNERS = {"symbolic": lambda g, s, cx: (lambda r: (r[0], r[1], {}) if r else (
     _symbolic(g, s)), "smt": _smt, "interval": _interval}
 
 
-def _solve_goal(goal, methods, deadline, cx_check):
+def _monotone_end(goal, methods, deadline, depth=0):
+    """Reduce a sign goal by one variable: if e is monotone in s on s's interval (its
+    derivative's sign certified on the interior, e defined on the whole interval) and the
+    interval has a closed finite end where e is smallest (for a lower-bound goal), then
+    e >= e(end) at every domain point, and it suffices to certify the goal at s = end
+    over the other variables.  Variables named in `where` relations are not reduced (their
+    slice need not be that interval).  Exact methods only (symbolic, smt), one level.
+    Returns (method, detail) or None."""
+    if goal.want not in ("positive", "nonnegative", "negative", "nonpositive") or goal.extra:
+        return None
+    sub_methods = [m for m in methods if m in ("symbolic", "smt")]
+    if not sub_methods:
+        return None
+    lower = goal.want in ("positive", "nonnegative")  # e is bounded below: its minimum matters
+    cont = [s for s, st in goal.domain.sets.items() if isinstance(st, sp.Interval)]
+    if len(cont) < 2:
+        return None
+    e = sp.sympify(goal.expr)
+    for s in cont:
+        st = goal.domain.sets[s]
+        if not e.has(s) or any(sp.sympify(r).has(s) for r in goal.domain.where):
+            continue
+        if deadline - time.perf_counter() < 0.5:
+            return None
+        try:
+            der = sp.diff(e, s)
+        except Exception:  # noqa: BLE001
+            continue
+        inner = Domain({**goal.domain.sets, s: _open(st)}, goal.domain.where)
+        for dwant, end, closed in (("nonnegative", st.start, not st.left_open),
+                                   ("nonpositive", st.end, not st.right_open)):
+            # e non-decreasing in s: smallest at the lower end; non-increasing: at the upper
+            if not lower:
+                end, closed = (st.end, not st.right_open) if dwant == "nonnegative" else (st.start, not st.left_open)
+            if not (end.is_finite and closed):
+                continue
+            left = deadline - time.perf_counter()
+            m1, d1, _ = _solve_goal(Goal(der, dwant, inner, f"d/d{s} {dwant}"), sub_methods,
+                                    time.perf_counter() + min(left / 3, 5.0), _none_check)
+            if m1 is None:
+                continue
+            if not _defined(e, goal.domain, min(1.0, left / 6)):
+                break
+            rest = Domain({k: v for k, v in goal.domain.sets.items() if k != s}, goal.domain.where)
+            reduced = Goal(e.xreplace({s: end}), goal.want, rest, f"at {s} = {end}")
+            m2, d2, _ = _solve_goal(reduced, sub_methods, time.perf_counter() + min(
+                (deadline - time.perf_counter()) / 2, 10.0), _none_check)
+            if m2 is None:
+                break
+            return ("+".join(dict.fromkeys((m1, m2))),
+                    f"monotone in {s} (d/d{s} {dwant}: {d1}); at the worst end {s} = {end}: {d2}")
+    return None
+
+
+def _solve_goal(goal, methods, deadline, cx_check, _reduce=True):
     """(method, detail, info) of the first method that holds, or (None, reasons, info)."""
     tried = []
     info_all = {}
     for m in methods:
+        if m == "interval" and _reduce and "smt" in methods:
+            # before the (budget-hungry) interval method: one monotone reduction step
+            red = _monotone_end(goal, methods, deadline)
+            if red is not None:
+                return red[0], red[1], {}
         left = deadline - time.perf_counter()
         if left <= 0.05:
             tried.append(f"{m}: no time left")
