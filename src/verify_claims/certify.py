@@ -195,11 +195,27 @@ def _symbolic(goal: Goal, seconds: float):
     try:
         with time_limit(seconds) as box:
             if goal.want == "zero":
-                return ("holds", f"sympy ({zero_by(e, facts)[0]})") if zero_by(e, facts)[0] else None
+                how = zero_by(e, facts)[0]
+                if how:
+                    return "holds", f"sympy ({how})"
+                # an identity for every positive value of sqrt(p (1 - p)) holds for its actual
+                # value; as a positive symbol, log(exp(c/beta)) = c/beta is sympy's to see
+                ab = _abstract_positive(e, facts_ends or facts, exps=False)
+                if ab != e:
+                    how = zero_by(ab, facts)[0]
+                    if how:
+                        return "holds", f"sympy ({how}; roots of positive bases as positive symbols)"
+                return None
             if not e.has(sp.log) and prove_sign(e, goal.want, facts):
                 return "holds", "sympy sign analysis"
             if facts_ends is not None and not e.has(sp.log) and prove_sign(e, goal.want, facts_ends):
                 return "holds", "sympy sign analysis (with the intervals' ends)"
+            if goal.want != "zero" and e.has(sp.exp, sp.Pow):
+                ff = facts_ends or facts
+                ab = _abstract_positive(e, ff)
+                if ab != e and not ab.has(sp.log) and prove_sign(ab, goal.want, ff):
+                    return "holds", ("sympy sign analysis, exp(real) and roots of positive bases "
+                                     "replaced by positive symbols")
             if goal.want in ("positive", "nonnegative", "negative", "nonpositive"):
                 how = _affine_ends(sp.sympify(goal.expr), goal.want, goal.domain)
                 if how:
@@ -222,6 +238,32 @@ def _symbolic(goal: Goal, seconds: float):
     except Exception:  # noqa: BLE001 - a sympy failure is 'not this way'
         return None
     return None
+
+
+def _abstract_positive(e, facts, exps=True):
+    """e with every exp(u) of a real u, and every non-integer power of a base proven
+    positive, replaced by a fresh positive symbol (equal sub-terms by the same one).  A
+    sign that holds for *all* positive values of those symbols holds for e: the
+    abstraction forgets relations (exp(a) exp(-a) = 1), never invents one."""
+    memo = {}
+
+    def walk(node):
+        if node.is_Atom:
+            return node
+        if node in memo:
+            return memo[node]
+        args = [walk(a) for a in node.args]
+        new = node.func(*args) if any(a is not b for a, b in zip(args, node.args)) else node
+        out = new
+        if exps and isinstance(new, sp.exp) and new.args[0].is_real is True:
+            out = sp.Dummy("E", positive=True)
+        elif isinstance(new, sp.Pow) and not new.exp.is_Integer and new.exp.is_real is True and (
+                new.base.is_positive is True or facts.is_positive(new.base)):
+            out = sp.Dummy("R", positive=True)
+        memo[node] = out
+        return out
+
+    return walk(sp.sympify(e))
 
 
 def _affine_ends(e, want, domain, depth=0):
