@@ -182,3 +182,59 @@ def test_limit_of_a_sum_over_symbolic_group_size_has_a_clear_reason():
     why = limit_reason(lim, {"error": "Don't know how to calculate the mrv"}, {"ladder": ["1.204", "3.01"]})
     assert why.startswith("limit of a sum over a symbolic group size G") and "G = 1024" in why
     assert "mrv" not in why
+
+
+# ------------------------------------------------------------------ monotone reduction, abstraction
+def _goal(expr, want, domain, where=()):
+    from verify_claims.certify import Goal
+    from verify_claims.domain import Domain
+    return Goal(expr, want, Domain(domain, where), "t")
+
+
+def test_monotone_reduction_to_a_closed_end():
+    import time
+    from verify_claims.certify import _monotone_end
+    # 1 - x y >= 0 on x in [0, 1), y in [0, 1]: decreasing in y, so y = 1 (closed) is the worst
+    # end; x's worst end 1 is excluded and must not be used
+    g = _goal(1 - x * y, "nonnegative", {x: sp.Interval.Ropen(0, 1), y: UNIT})
+    red = _monotone_end(g, ["symbolic", "smt"], time.perf_counter() + 10)
+    assert red is not None and "monotone in y" in red[1] and "y = 1" in red[1]
+    # 1 - x y > 0 with y up to 2 fails at x = 1, y = 2: the reduced goal is false, no certificate
+    bad = _goal(1 - x * y, "positive", {x: UNIT, y: sp.Interval(0, 2)})
+    assert _monotone_end(bad, ["symbolic", "smt"], time.perf_counter() + 10) is None
+
+
+def test_paper_15_exceeds_14_by_monotone_reduction_in_gamma():
+    # binary-large-g-more-biased-than-g2: (14) increases in gamma, so gamma = 1 is the worst case
+    g_ = sp.Symbol("g")
+    p14 = (1 - b / g_ + sp.sqrt((1 - b / g_) ** 2 + 4 * b / g_ * r)) / 2
+    p15 = (2 * b ** 2 * r + 1 + sp.sqrt(1 + 4 * b ** 2 * r * (1 - r))) / (2 * (1 + b ** 2))
+    dom = {b: POS, g_: sp.Interval.Lopen(0, 1), r: OPEN}
+    ok = Inequality(id="i", title="t", ref=Ref("2.3.1"), lhs=p15, op=">", rhs=p14, domain=dom)
+    ok.validate()
+    res = cert(ok, budget=20)
+    assert res.verdict == "certified" and "monotone in g" in res.detail
+    # (14) at gamma = 1 with the roles swapped is false: never certified
+    bad = Inequality(id="i", title="t", ref=Ref("2.3.1"), lhs=p14, op=">", rhs=p15, domain=dom)
+    bad.validate()
+    assert cert(bad, budget=10).verdict != "certified"
+
+
+def test_positive_abstraction_certifies_gibbs_feasibility_and_not_a_false_sign():
+    from verify_claims.certify import _symbolic
+    e = sp.exp(-1 / (b * sp.sqrt(x * (1 - x))))
+    point = 1 / (1 + (1 - r) * e / r)  # a Gibbs point: strictly inside (0, 1)
+    dom = {x: OPEN, b: POS, r: OPEN}
+    assert _symbolic(_goal(1 - point, "positive", dom), 5)[0] == "holds"
+    # exp(u) - exp(-u) has no fixed sign: the abstraction forgets too much to claim one
+    assert _symbolic(_goal(sp.exp(c) - sp.exp(-c), "nonnegative", {c: sp.Interval(-1, 1)}), 5) is None
+
+
+def test_positive_abstraction_for_zero_goals():
+    from verify_claims.certify import _symbolic
+    s_ = sp.sqrt(x * (1 - x))
+    # log(exp(c / (b s))) - c/(b s) = 0 needs s real: a positive symbol gives it
+    z = sp.log(sp.exp(c / (b * s_))) - c / (b * s_)
+    assert _symbolic(_goal(z, "zero", {x: OPEN, b: POS, c: sp.Interval(-1, 1)}), 5)[0] == "holds"
+    # sqrt(x (1 - x)) - x is not identically 0: never "holds"
+    assert _symbolic(_goal(s_ - x, "zero", {x: OPEN}), 5) is None
