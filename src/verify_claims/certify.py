@@ -25,6 +25,10 @@ A method's "violated" answer is only a candidate: it becomes a counterexample af
 claim itself is re-evaluated at that point with mpmath (the same stable-across-precision
 test as the spot-check).  An unconfirmed candidate, z3 ``unknown`` and a budget that runs
 out are all "undecided", recorded with a one-line reason.
+
+Deadlines are in CPU time of the process (time.process_time, like timebox.py): on a
+loaded machine a certificate does not turn into "no time left"; z3's own timeout is set
+from the CPU time left (z3 runs in this thread, so its work is counted).
 """
 
 from __future__ import annotations
@@ -412,7 +416,7 @@ def _monotone_end(goal, methods, deadline, depth=0):
         st = goal.domain.sets[s]
         if not e.has(s) or any(sp.sympify(r).has(s) for r in goal.domain.where):
             continue
-        if deadline - time.perf_counter() < 0.5:
+        if deadline - time.process_time() < 0.5:
             return None
         try:
             der = sp.diff(e, s)
@@ -426,17 +430,17 @@ def _monotone_end(goal, methods, deadline, depth=0):
                 end, closed = (st.end, not st.right_open) if dwant == "nonnegative" else (st.start, not st.left_open)
             if not (end.is_finite and closed):
                 continue
-            left = deadline - time.perf_counter()
+            left = deadline - time.process_time()
             m1, d1, _ = _solve_goal(Goal(der, dwant, inner, f"d/d{s} {dwant}"), sub_methods,
-                                    time.perf_counter() + min(left / 3, 5.0), _none_check)
+                                    time.process_time() + min(left / 3, 5.0), _none_check)
             if m1 is None:
                 continue
             if not _defined(e, goal.domain, min(1.0, left / 6)):
                 break
             rest = Domain({k: v for k, v in goal.domain.sets.items() if k != s}, goal.domain.where)
             reduced = Goal(e.xreplace({s: end}), goal.want, rest, f"at {s} = {end}")
-            m2, d2, _ = _solve_goal(reduced, sub_methods, time.perf_counter() + min(
-                (deadline - time.perf_counter()) / 2, 10.0), _none_check)
+            m2, d2, _ = _solve_goal(reduced, sub_methods, time.process_time() + min(
+                (deadline - time.process_time()) / 2, 10.0), _none_check)
             if m2 is None:
                 break
             return ("+".join(dict.fromkeys((m1, m2))),
@@ -454,7 +458,7 @@ def _solve_goal(goal, methods, deadline, cx_check, _reduce=True):
             red = _monotone_end(goal, methods, deadline)
             if red is not None:
                 return red[0], red[1], {}
-        left = deadline - time.perf_counter()
+        left = deadline - time.process_time()
         if left <= 0.05:
             tried.append(f"{m}: no time left")
             break
@@ -672,7 +676,7 @@ def certify(claim, settings, budget: float, solved: bool | None = None) -> Certi
     """Certify an inequality-like claim over its whole domain, refute it with a
     confirmed counterexample, or say why neither was possible.  `solved` (roots): the
     prover already showed that the value solves the equation."""
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     deadline = t0 + budget
     methods = _methods_for(claim)
     if not methods:
@@ -695,7 +699,7 @@ def certify(claim, settings, budget: float, solved: bool | None = None) -> Certi
     try:
         if claim.kind == "monotonic":
             # f must be defined on the closed interval (continuity for the mean value theorem)
-            if not _defined(claim.expr, claim.domain, max(0.5, (deadline - time.perf_counter()) / 4)):
+            if not _defined(claim.expr, claim.domain, max(0.5, (deadline - time.process_time()) / 4)):
                 return _undecided(t0, records, "could not show the function defined on the whole "
                                   "interval (needed for the mean value theorem)")
         for g, chk in goals:
@@ -713,16 +717,16 @@ def certify(claim, settings, budget: float, solved: bool | None = None) -> Certi
             used += ok
     except _Found as found:
         return Certificate("refuted", method=None, detail="counterexample found by a certification method "
-                           "and confirmed by mpmath", seconds=time.perf_counter() - t0, goals=records,
+                           "and confirmed by mpmath", seconds=time.process_time() - t0, goals=records,
                            counterexample=found.cx, boxes=boxes or None, depth=depth or None)
     method = "+".join(dict.fromkeys(used)) or None
     detail = "; ".join(f"{r['goal']}: {r['detail']}" for r in records)
-    return Certificate("certified", method=method, detail=detail, seconds=time.perf_counter() - t0,
+    return Certificate("certified", method=method, detail=detail, seconds=time.process_time() - t0,
                        boxes=boxes or None, depth=depth or None, goals=records)
 
 
 def _undecided(t0, records, reason, boxes=0, depth=0):
-    return Certificate("undecided", method=None, detail="", seconds=time.perf_counter() - t0,
+    return Certificate("undecided", method=None, detail="", seconds=time.process_time() - t0,
                        boxes=boxes or None, depth=depth or None, goals=records, reason=reason[:400])
 
 
@@ -742,7 +746,7 @@ def _root_rest(claim, methods, deadline, solved, records, settings):
             n = len(records)
             mz, dz, _ = _solve_goal(zero_g, [m for m in methods if m != "interval"], deadline, _none_check)
             ms, ds, _ = _solve_goal(sign_g, methods, deadline, _none_check) if mz else (None, "", {})
-            if mz and ms and _defined(zero_g.expr, claim.domain, max(0.2, (deadline - time.perf_counter()) / 4)):
+            if mz and ms and _defined(zero_g.expr, claim.domain, max(0.2, (deadline - time.process_time()) / 4)):
                 records.append({"goal": g.text, "method": f"{mz}+{ms}",
                                 "detail": f"squared: {zero_g.text}: {dz}; {sign_g.text}: {ds}"})
                 used += [mz, ms]
@@ -784,7 +788,7 @@ def _root_rest(claim, methods, deadline, solved, records, settings):
             tried.append(f"monotone sides: not established {txt} the value")
             return None, "uniqueness not established (" + "; ".join(tried) + ")"
         sides.append(ok)
-    if not _defined(res, dom, max(0.2, (deadline - time.perf_counter()) / 2)):
+    if not _defined(res, dom, max(0.2, (deadline - time.process_time()) / 2)):
         return None, "uniqueness: the residual is not shown defined (continuous) on the interval"
     for m, d in sides:
         records.append({"goal": "no other root in the interval", "method": m, "detail": d})
@@ -833,21 +837,21 @@ def _smt_other_root(claim, dom, deadline, settings):
         return None, f"declined: {exc}"
     except (TypeError, ValueError) as exc:
         return None, f"declined: {exc}"
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for cond, text in tr.obligations:
         s = z3.Solver()
-        s.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
+        s.set("timeout", max(1, int((deadline - time.process_time()) * 1000)))
         s.add(*cons, *tr.aux, z3.Not(cond))
         if s.check() != z3.unsat:
             return None, f"could not show {text} on the domain"
     s = z3.Solver()
-    s.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
+    s.set("timeout", max(1, int((deadline - time.process_time()) * 1000)))
     s.add(*cons, *tr.aux, *defined_at, r == 0, tr.vars[x] != val)
     ans = s.check()
     if ans == z3.unsat:
         return "holds", (f"z3 unsat of 'residual defined and = 0, {x} in the interval, {x} != value' "
                          f"({len(cons) + len(tr.aux) + 2} constraints, {len(tr.obligations)} obligations, "
-                         f"{time.perf_counter() - t0:.3f} s)")
+                         f"{time.process_time() - t0:.3f} s)")
     if ans == z3.sat:
         m = s.model()
         point, exact = {}, {}
@@ -921,9 +925,9 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved):
     at = {k: sp.sympify(v) for k, v in claim.at.items()}
     feas = claim.feasible()
 
-    def need(goal, allowed=None):
+    def need(goal, allowed=None, until=None):
         ms = [m for m in methods if allowed is None or m in allowed] or methods
-        m, detail, _ = _solve_goal(goal, ms, deadline, _none_check)
+        m, detail, _ = _solve_goal(goal, ms, min(deadline, until or deadline), _none_check)
         records.append({"goal": goal.text, "method": m, "detail": detail})
         if m is None:
             raise _Stop(f"{goal.text}: {detail}")
@@ -932,7 +936,7 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved):
     def done(route):
         return Certificate("certified", method="+".join(dict.fromkeys(used)) or None,
                            detail=route + "; " + "; ".join(f"{r['goal']}: {r['detail']}" for r in records),
-                           seconds=time.perf_counter() - t0, goals=records)
+                           seconds=time.process_time() - t0, goals=records)
 
     try:
         if f.has(*_NONSMOOTH):
@@ -946,10 +950,12 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved):
     if claim.scope == "global" and len(wrt) == 1 and not any(
             sp.sympify(r).has(wrt[0]) for r in feas.where):
         n = len(records)
+        # route A gets half of what is left: route B must not be starved by an interval search
+        until = time.process_time() + (deadline - time.process_time()) / 2
         try:
             x, v, iv = wrt[0], at[wrt[0]], feas.sets[wrt[0]]
             whole = Domain({**params, x: iv}, tuple(claim.domain.where))
-            if not _defined(f, whole, max(0.5, (deadline - time.perf_counter()) / 6)):
+            if not _defined(f, whole, max(0.5, (deadline - time.process_time()) / 6)):
                 raise _Stop("the objective is not shown defined on the whole feasible interval")
             der = sp.diff(f, x)
             for rel, want, side in ((x < v, "nonnegative", "left of"), (x > v, "nonpositive", "right of")):
@@ -957,8 +963,8 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved):
                         side == "left of" and iv.start.is_finite and sp.sympify(v - iv.start) == 0:
                     continue  # the point is that end of the interval: nothing on this side
                 dom = Domain({**params, x: _open(iv)}, tuple(claim.domain.where) + (rel,))
-                need(Goal(der, want, dom, f"d/d{x} {want} {side} the point"))
-                if not _defined(der, dom, max(0.5, (deadline - time.perf_counter()) / 6)):
+                need(Goal(der, want, dom, f"d/d{x} {want} {side} the point"), until=until)
+                if not _defined(der, dom, max(0.5, (deadline - time.process_time()) / 6)):
                     raise _Stop(f"d/d{x} not shown defined {side} the point")
             return done("route A: f' >= 0 left of the point and <= 0 right of it on the feasible "
                         "interval (mean value theorem): a global maximiser")
@@ -981,6 +987,10 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved):
             if not convex:
                 raise _Stop("feasible set not shown convex (a non-linear relation)")
             whole = Domain({**params, **feas.sets}, tuple(claim.domain.where) + tuple(feas.where))
+            # the concavity inequality f(y) <= f(point) + grad f(point) (y - point) needs f
+            # itself defined on the feasible set (log x has the derivative 1/x also at x < 0)
+            if not _defined(f, whole, max(0.5, (deadline - time.process_time()) / 6)):
+                raise _Stop("the objective is not shown defined on the whole feasible set")
             for k, w in zip(range(1, len(wrt) + 1), wants):
                 need(Goal(hess[:k, :k].det(), w, whole, f"leading minor {k} of the Hessian {w} on the "
                           "feasible set"))
