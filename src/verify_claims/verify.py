@@ -106,6 +106,12 @@ def _attempt_certificate(claim, settings: Settings, proof: ProofOutcome, numeric
         return Certificate("undecided", reason=limit_reason(claim, proof.evidence, numeric.evidence))
     if claim.kind not in CERTIFIABLE or proof.status is not None:
         return None
+    if claim.kind == "maximiser" and proof.evidence.get("stopped"):
+        # the objective's derivatives already exhausted the symbolic budget; the routes
+        # below differentiate it again (twice for the Hessian), which would only add
+        # another budget to a claim that is near the per-claim timeout
+        return Certificate("undecided", reason="maximiser: the objective's derivatives exhausted the symbolic "
+                           "budget; certification not attempted")
     if numeric.verdict == "counterexample" and (numeric.counterexample or {}).get("type") == "undefined":
         return None
     budget = settings.certification_budget()
