@@ -1,7 +1,8 @@
 """Time of certification per claim and in total (issue 4), measured in one run.
 
 Runs verify() on the bundled inequality-like claims and on anticipated Section 2.3.1 /
-Appendix B shapes ((14), (15), their bounds, monotonicity, the quadratic's root), and
+Appendix B shapes ((14), (15), their bounds, monotonicity, the quadratic's root, (14) as a
+maximiser, (17) with poles at the interval's ends, (19) by squaring), and
 prints, per claim, the status, the certificate's method and the seconds spent in
 certification against the claim's total.  Ratios, not absolute timings, are the point:
 run it on the reference machine with `python3 bench/bench_certify.py`.
@@ -15,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import sympy as sp  # noqa: E402
 
-from verify_claims import Inequality, Monotonic, Ref, Root  # noqa: E402
+from verify_claims import Inequality, Maximiser, Monotonic, Ref, Root  # noqa: E402
 from verify_claims.loader import load_derivations  # noqa: E402
 from verify_claims.result import INEQUALITY_LIKE, Settings  # noqa: E402
 from verify_claims.verify import verify  # noqa: E402
@@ -39,6 +40,15 @@ SHAPES = [
     Root(id="b-pi14-unique-root", title="(14) unique root in [0,1]", ref=Ref("B.1"), equation=sp.Eq(x ** 2 - u * x - b / g * p, 0),
          var=x, value=PI14, interval=sp.Interval(0, 1), unique=True,
          domain={b: POS, g: sp.Interval.Lopen(0, 1), p: sp.Interval.Lopen(0, 1)}),
+    Maximiser(id="b-pi14-maximises-potential", title="(14) maximises g x - b KL(p || x) (route A)", ref=R,
+              objective=g * x - b * (p * sp.log(p / x) + (1 - p) * sp.log((1 - p) / (1 - x))), wrt=(x,),
+              at={x: PI14}, over={x: sp.Interval.open(0, 1)}, domain=DO),
+    Root(id="b-pi14-solves-17-poles", title="(14) the only root of (17) on [0, 1] (poles at the ends)", ref=Ref("B.1"),
+         equation=sp.Eq(b * (x - p) / (x * (1 - x)), g), var=x, value=PI14, interval=sp.Interval(0, 1), unique=True,
+         domain=DO),
+    Root(id="b-pi15-solves-19-squared", title="(15) the only root of (19) (squaring)", ref=Ref("B.1"),
+         equation=sp.Eq(b * (x - p), sp.sqrt(x * (1 - x))), var=x, value=PI15, interval=sp.Interval(0, 1), unique=True,
+         domain={b: POS, p: sp.Interval.open(0, 1)}),
     Inequality(id="b-log-tight-interval", title="x - log x - 1 >= 0 (interval)", ref=Ref("1"), lhs=x - sp.log(x) - 1, op=">=",
                rhs=0, domain={x: sp.Interval.open(0, 4)}, certify_with="interval"),
 ]

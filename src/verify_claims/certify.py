@@ -25,6 +25,10 @@ A method's "violated" answer is only a candidate: it becomes a counterexample af
 claim itself is re-evaluated at that point with mpmath (the same stable-across-precision
 test as the spot-check).  An unconfirmed candidate, z3 ``unknown`` and a budget that runs
 out are all "undecided", recorded with a one-line reason.
+
+Deadlines are in CPU time of the process (time.process_time, like timebox.py): on a
+loaded machine a certificate does not turn into "no time left"; z3's own timeout is set
+from the CPU time left (z3 runs in this thread, so its work is counted).
 """
 
 from __future__ import annotations
@@ -37,14 +41,14 @@ import sympy as sp
 
 from . import interval as ivm
 from . import smt
-from .claims import Inequality, Monotonic, Root
+from .claims import Inequality, Maximiser, Monotonic, Root
 from .domain import Domain
 from .timebox import TimeUp, time_limit
 
 __all__ = ["Certificate", "Goal", "certify", "METHODS", "CERTIFIABLE"]
 
 METHODS = ("symbolic", "smt", "interval")
-CERTIFIABLE = ("inequality", "monotonic", "root")
+CERTIFIABLE = ("inequality", "monotonic", "root", "maximiser")
 
 
 @dataclass
@@ -147,23 +151,79 @@ def side_conditions(e) -> list:
             out.append((p.base, "positive"))
     for lg in sp.sympify(e).atoms(sp.log):
         out.append((lg.args[0], "positive"))
+    for fn in sp.sympify(e).atoms(sp.Function):
+        if isinstance(fn, (sp.asin, sp.acos)):
+            out.append((1 - fn.args[0] ** 2, "nonnegative"))
+        elif isinstance(fn, sp.atanh):
+            out.append((1 - fn.args[0] ** 2, "positive"))
+        elif isinstance(fn, sp.acosh):
+            out.append((fn.args[0] - 1, "nonnegative"))
+        elif not isinstance(fn, _TOTAL):
+            # a function whose domain is not described here: never shown defined
+            out.append((sp.S.NegativeOne, "nonnegative"))
     return out
 
 
+# real functions defined on the whole real line (log and powers are handled above)
+_TOTAL = (sp.log, sp.exp, sp.sin, sp.cos, sp.atan, sp.asinh, sp.sinh, sp.cosh, sp.tanh, sp.Abs,
+          sp.Max, sp.Min, sp.sign, sp.Heaviside, sp.floor, sp.ceiling, sp.Piecewise, sp.erf)
+
+
 # ------------------------------------------------------------------ methods
+def _with_ends(domain) -> list:
+    """The domain's relations plus its intervals' finite ends as relations (ref < 1 for
+    ref in (0, 1)): sympy's per-symbol assumptions keep only the sign, the slack 1 - ref
+    > 0 is what sign analysis of (1 - ref) e^{-c} + ref e^{c} needs."""
+    out = list(domain.where)
+    for s, st in domain.sets.items():
+        if not isinstance(st, sp.Interval):
+            continue
+        if st.end.is_finite:
+            out.append(s < st.end if st.right_open else s <= st.end)
+        if st.start.is_finite and st.start != 0:
+            out.append(s > st.start if st.left_open else s >= st.start)
+    return out
+
+
 def _symbolic(goal: Goal, seconds: float):
     """'holds' or None; never a refutation."""
     from .symbolic import Facts, prove_sign, zero_by
     rep = goal.domain.assumption_symbols()
     facts = Facts.from_relations(goal.domain.where, rep)
+    ends = _with_ends(goal.domain)
+    # the interval ends as extra slacks: a second try only (more slacks make the log
+    # relaxation's positivity checks slower, and it does not need them)
+    facts_ends = Facts.from_relations(ends, rep) if len(ends) > len(goal.domain.where) else None
     e = sp.sympify(goal.expr).xreplace(rep)
     box = None
     try:
         with time_limit(seconds) as box:
             if goal.want == "zero":
-                return ("holds", f"sympy ({zero_by(e, facts)[0]})") if zero_by(e, facts)[0] else None
+                how = zero_by(e, facts)[0]
+                if how:
+                    return "holds", f"sympy ({how})"
+                # an identity for every positive value of sqrt(p (1 - p)) holds for its actual
+                # value; as a positive symbol, log(exp(c/beta)) = c/beta is sympy's to see
+                ab = _abstract_positive(e, facts_ends or facts, exps=False)
+                if ab != e:
+                    how = zero_by(ab, facts)[0]
+                    if how:
+                        return "holds", f"sympy ({how}; roots of positive bases as positive symbols)"
+                return None
             if not e.has(sp.log) and prove_sign(e, goal.want, facts):
                 return "holds", "sympy sign analysis"
+            if facts_ends is not None and not e.has(sp.log) and prove_sign(e, goal.want, facts_ends):
+                return "holds", "sympy sign analysis (with the intervals' ends)"
+            if goal.want != "zero" and e.has(sp.exp, sp.Pow):
+                ff = facts_ends or facts
+                ab = _abstract_positive(e, ff)
+                if ab != e and not ab.has(sp.log) and prove_sign(ab, goal.want, ff):
+                    return "holds", ("sympy sign analysis, exp(real) and roots of positive bases "
+                                     "replaced by positive symbols")
+            if goal.want in ("positive", "nonnegative", "negative", "nonpositive"):
+                how = _affine_ends(sp.sympify(goal.expr), goal.want, goal.domain)
+                if how:
+                    return "holds", how
             if e.has(sp.log) and goal.want in ("positive", "nonnegative"):
                 relaxed = _relax_logs(e, facts)
                 if relaxed is not None:
@@ -181,6 +241,64 @@ def _symbolic(goal: Goal, seconds: float):
             raise
     except Exception:  # noqa: BLE001 - a sympy failure is 'not this way'
         return None
+    return None
+
+
+def _abstract_positive(e, facts, exps=True):
+    """e with every exp(u) of a real u, and every non-integer power of a base proven
+    positive, replaced by a fresh positive symbol (equal sub-terms by the same one).  A
+    sign that holds for *all* positive values of those symbols holds for e: the
+    abstraction forgets relations (exp(a) exp(-a) = 1), never invents one."""
+    memo = {}
+
+    def walk(node):
+        if node.is_Atom:
+            return node
+        if node in memo:
+            return memo[node]
+        args = [walk(a) for a in node.args]
+        new = node.func(*args) if any(a is not b for a, b in zip(args, node.args)) else node
+        out = new
+        if exps and isinstance(new, sp.exp) and new.args[0].is_real is True:
+            out = sp.Dummy("E", positive=True)
+        elif isinstance(new, sp.Pow) and not new.exp.is_Integer and new.exp.is_real is True and (
+                new.base.is_positive is True or facts.is_positive(new.base)):
+            out = sp.Dummy("R", positive=True)
+        memo[node] = out
+        return out
+
+    return walk(sp.sympify(e))
+
+
+def _affine_ends(e, want, domain, depth=0):
+    """e affine in a variable s ranging over a bounded interval [lo, hi] takes its extreme
+    values at the ends: e has the wanted sign on the interval if it has it at s = lo and at
+    s = hi (both ends included or not: a convex combination of two values of that sign).
+    The ends are substituted exactly; relations that mention s are dropped (a superset)."""
+    from .symbolic import Facts, prove_sign
+    if depth > 1:
+        return None
+    for s, st in domain.sets.items():
+        if not (isinstance(st, sp.Interval) and st.start.is_finite and st.end.is_finite) or not e.has(s):
+            continue
+        try:
+            poly = sp.Poly(e, s)
+        except sp.PolynomialError:
+            continue
+        if poly.degree() != 1 or any(c.has(s) for c in poly.all_coeffs()):
+            continue
+        sets = {k: v for k, v in domain.sets.items() if k != s}
+        sub = Domain(sets, tuple(r for r in domain.where if not r.has(s)))
+        rep = sub.assumption_symbols()
+        facts = Facts.from_relations(_with_ends(sub), rep)
+        ok = True
+        for end in (st.start, st.end):
+            val = e.xreplace({s: end})
+            if not (prove_sign(val.xreplace(rep), want, facts) or _affine_ends(val, want, sub, depth + 1)):
+                ok = False
+                break
+        if ok:
+            return f"affine in {s} on [{st.start}, {st.end}]: the sign at both ends by sympy"
     return None
 
 
@@ -236,7 +354,7 @@ def _defined(e, domain, seconds):
     """Every side condition of e proven on the domain (symbolically, else by z3)."""
     from .symbolic import Facts, prove_sign
     rep = domain.assumption_symbols()
-    facts = Facts.from_relations(domain.where, rep)
+    facts = Facts.from_relations(_with_ends(domain), rep)
     for base, want in side_conditions(e):
         b = base.xreplace(rep)
         ok = False
@@ -276,12 +394,71 @@ _RUNNERS = {"symbolic": lambda g, s, cx: (lambda r: (r[0], r[1], {}) if r else (
     _symbolic(g, s)), "smt": _smt, "interval": _interval}
 
 
-def _solve_goal(goal, methods, deadline, cx_check):
+def _monotone_end(goal, methods, deadline, depth=0):
+    """Reduce a sign goal by one variable: if e is monotone in s on s's interval (its
+    derivative's sign certified on the interior, e defined on the whole interval) and the
+    interval has a closed finite end where e is smallest (for a lower-bound goal), then
+    e >= e(end) at every domain point, and it suffices to certify the goal at s = end
+    over the other variables.  Variables named in `where` relations are not reduced (their
+    slice need not be that interval).  Exact methods only (symbolic, smt), one level.
+    Returns (method, detail) or None."""
+    if goal.want not in ("positive", "nonnegative", "negative", "nonpositive") or goal.extra:
+        return None
+    sub_methods = [m for m in methods if m in ("symbolic", "smt")]
+    if not sub_methods:
+        return None
+    lower = goal.want in ("positive", "nonnegative")  # e is bounded below: its minimum matters
+    cont = [s for s, st in goal.domain.sets.items() if isinstance(st, sp.Interval)]
+    if len(cont) < 2:
+        return None
+    e = sp.sympify(goal.expr)
+    for s in cont:
+        st = goal.domain.sets[s]
+        if not e.has(s) or any(sp.sympify(r).has(s) for r in goal.domain.where):
+            continue
+        if deadline - time.process_time() < 0.5:
+            return None
+        try:
+            der = sp.diff(e, s)
+        except Exception:  # noqa: BLE001
+            continue
+        inner = Domain({**goal.domain.sets, s: _open(st)}, goal.domain.where)
+        for dwant, end, closed in (("nonnegative", st.start, not st.left_open),
+                                   ("nonpositive", st.end, not st.right_open)):
+            # e non-decreasing in s: smallest at the lower end; non-increasing: at the upper
+            if not lower:
+                end, closed = (st.end, not st.right_open) if dwant == "nonnegative" else (st.start, not st.left_open)
+            if not (end.is_finite and closed):
+                continue
+            left = deadline - time.process_time()
+            m1, d1, _ = _solve_goal(Goal(der, dwant, inner, f"d/d{s} {dwant}"), sub_methods,
+                                    time.process_time() + min(left / 3, 5.0), _none_check)
+            if m1 is None:
+                continue
+            if not _defined(e, goal.domain, min(1.0, left / 6)):
+                break
+            rest = Domain({k: v for k, v in goal.domain.sets.items() if k != s}, goal.domain.where)
+            reduced = Goal(e.xreplace({s: end}), goal.want, rest, f"at {s} = {end}")
+            m2, d2, _ = _solve_goal(reduced, sub_methods, time.process_time() + min(
+                (deadline - time.process_time()) / 2, 10.0), _none_check)
+            if m2 is None:
+                break
+            return ("+".join(dict.fromkeys((m1, m2))),
+                    f"monotone in {s} (d/d{s} {dwant}: {d1}); at the worst end {s} = {end}: {d2}")
+    return None
+
+
+def _solve_goal(goal, methods, deadline, cx_check, _reduce=True):
     """(method, detail, info) of the first method that holds, or (None, reasons, info)."""
     tried = []
     info_all = {}
     for m in methods:
-        left = deadline - time.perf_counter()
+        if m == "interval" and _reduce and "smt" in methods:
+            # before the (budget-hungry) interval method: one monotone reduction step
+            red = _monotone_end(goal, methods, deadline)
+            if red is not None:
+                return red[0], red[1], {}
+        left = deadline - time.process_time()
         if left <= 0.05:
             tried.append(f"{m}: no time left")
             break
@@ -499,13 +676,15 @@ def certify(claim, settings, budget: float, solved: bool | None = None) -> Certi
     """Certify an inequality-like claim over its whole domain, refute it with a
     confirmed counterexample, or say why neither was possible.  `solved` (roots): the
     prover already showed that the value solves the equation."""
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     deadline = t0 + budget
     methods = _methods_for(claim)
     if not methods:
         return Certificate("undecided", reason="certification switched off for this claim (certify_with='none')")
     if claim.kind not in CERTIFIABLE:
         return Certificate("undecided", reason=f"no certification method for {claim.kind} claims")
+    if claim.kind == "maximiser":
+        return _certify_maximiser(claim, methods, t0, deadline, bool(solved))
     if claim.kind == "monotonic" and claim.expr.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs, sp.sign,
                                                     sp.Heaviside, sp.floor, sp.ceiling):
         return Certificate("undecided", reason="not smooth (Piecewise/Max/...): a derivative ignores jumps")
@@ -520,7 +699,7 @@ def certify(claim, settings, budget: float, solved: bool | None = None) -> Certi
     try:
         if claim.kind == "monotonic":
             # f must be defined on the closed interval (continuity for the mean value theorem)
-            if not _defined(claim.expr, claim.domain, max(0.5, (deadline - time.perf_counter()) / 4)):
+            if not _defined(claim.expr, claim.domain, max(0.5, (deadline - time.process_time()) / 4)):
                 return _undecided(t0, records, "could not show the function defined on the whole "
                                   "interval (needed for the mean value theorem)")
         for g, chk in goals:
@@ -538,16 +717,16 @@ def certify(claim, settings, budget: float, solved: bool | None = None) -> Certi
             used += ok
     except _Found as found:
         return Certificate("refuted", method=None, detail="counterexample found by a certification method "
-                           "and confirmed by mpmath", seconds=time.perf_counter() - t0, goals=records,
+                           "and confirmed by mpmath", seconds=time.process_time() - t0, goals=records,
                            counterexample=found.cx, boxes=boxes or None, depth=depth or None)
     method = "+".join(dict.fromkeys(used)) or None
     detail = "; ".join(f"{r['goal']}: {r['detail']}" for r in records)
-    return Certificate("certified", method=method, detail=detail, seconds=time.perf_counter() - t0,
+    return Certificate("certified", method=method, detail=detail, seconds=time.process_time() - t0,
                        boxes=boxes or None, depth=depth or None, goals=records)
 
 
 def _undecided(t0, records, reason, boxes=0, depth=0):
-    return Certificate("undecided", method=None, detail="", seconds=time.perf_counter() - t0,
+    return Certificate("undecided", method=None, detail="", seconds=time.process_time() - t0,
                        boxes=boxes or None, depth=depth or None, goals=records, reason=reason[:400])
 
 
@@ -558,11 +737,27 @@ def _root_rest(claim, methods, deadline, solved, records, settings):
     used = []
     if not solved:
         g = Goal(res.xreplace({x: v}), "zero", claim.domain, "value solves the equation")
-        m, detail, _ = _solve_goal(g, [m for m in methods if m != "interval"], deadline, _none_check)
-        records.append({"goal": g.text, "method": m, "detail": detail})
+        sq = _squared_form(res, x, v, claim.domain)
+        m = None
+        if sq is not None:
+            # A + K sqrt(B) = 0 at the value iff A^2 = K^2 B and A K <= 0 there (K a
+            # non-zero number): sqrt(B) = |A/K| and the signs make K sqrt(B) = -A
+            zero_g, sign_g = sq
+            n = len(records)
+            mz, dz, _ = _solve_goal(zero_g, [m for m in methods if m != "interval"], deadline, _none_check)
+            ms, ds, _ = _solve_goal(sign_g, methods, deadline, _none_check) if mz else (None, "", {})
+            if mz and ms and _defined(zero_g.expr, claim.domain, max(0.2, (deadline - time.process_time()) / 4)):
+                records.append({"goal": g.text, "method": f"{mz}+{ms}",
+                                "detail": f"squared: {zero_g.text}: {dz}; {sign_g.text}: {ds}"})
+                used += [mz, ms]
+                m = mz
+            del records[n + (1 if m else 0):]
         if m is None:
-            return None, f"{g.text}: {detail}"
-        used.append(m)
+            m, detail, _ = _solve_goal(g, [m for m in methods if m != "interval"], deadline, _none_check)
+            records.append({"goal": g.text, "method": m, "detail": detail})
+            if m is None:
+                return None, f"{g.text}: {detail}"
+            used.append(m)
     if not claim.unique:
         return used, ""
     sets = dict(claim.domain.sets)
@@ -593,12 +788,32 @@ def _root_rest(claim, methods, deadline, solved, records, settings):
             tried.append(f"monotone sides: not established {txt} the value")
             return None, "uniqueness not established (" + "; ".join(tried) + ")"
         sides.append(ok)
-    if not _defined(res, dom, max(0.2, (deadline - time.perf_counter()) / 2)):
+    if not _defined(res, dom, max(0.2, (deadline - time.process_time()) / 2)):
         return None, "uniqueness: the residual is not shown defined (continuous) on the interval"
     for m, d in sides:
         records.append({"goal": "no other root in the interval", "method": m, "detail": d})
         used.append(m)
     return used, ""
+
+
+def _squared_form(res, x, v, domain):
+    """(A^2 - K^2 B at the value: zero, A K at the value: nonpositive) when the residual
+    is A + K sqrt(B) with a single square root of an x-dependent B and K a non-zero number."""
+    roots = [p for p in sp.sympify(res).atoms(sp.Pow) if p.exp == sp.S.Half and p.base.has(x)]
+    if len(roots) != 1:
+        return None
+    q = roots[0]
+    d = sp.Dummy("q")
+    lin = sp.expand(sp.sympify(res).xreplace({q: d}))
+    K = lin.coeff(d)
+    A = sp.expand(lin - K * d)
+    if A.has(d) or not K.is_number or K == 0 or A.has(q):
+        return None
+    at = {x: v}
+    B = q.base
+    return (Goal(sp.expand((A ** 2 - K ** 2 * B).xreplace(at)), "zero", domain,
+                 "squared equation A^2 = K^2 B at the value"),
+            Goal((A * K).xreplace(at), "nonpositive", domain, "A K <= 0 at the value (signs agree)"))
 
 
 def _smt_other_root(claim, dom, deadline, settings):
@@ -610,27 +825,33 @@ def _smt_other_root(claim, dom, deadline, settings):
     tr = smt.Translator()
     try:
         cons = tr.domain(dom)
+        val = tr.expr(v)  # the value's definedness stays an obligation (proved below)
+        n_obl = len(tr.obligations)
         r = tr.expr(claim.residual())
-        val = tr.expr(v)
+        # another root is a point where the residual is *defined* and 0: its definedness
+        # conditions (x != 0 for a pole at an end of [0, 1]) are constraints of the
+        # query, not obligations over the whole interval
+        defined_at = [cond for cond, _ in tr.obligations[n_obl:]]
+        tr.obligations = tr.obligations[:n_obl]
     except smt.NotExpressible as exc:
         return None, f"declined: {exc}"
     except (TypeError, ValueError) as exc:
         return None, f"declined: {exc}"
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for cond, text in tr.obligations:
         s = z3.Solver()
-        s.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
+        s.set("timeout", max(1, int((deadline - time.process_time()) * 1000)))
         s.add(*cons, *tr.aux, z3.Not(cond))
         if s.check() != z3.unsat:
             return None, f"could not show {text} on the domain"
     s = z3.Solver()
-    s.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
-    s.add(*cons, *tr.aux, r == 0, tr.vars[x] != val)
+    s.set("timeout", max(1, int((deadline - time.process_time()) * 1000)))
+    s.add(*cons, *tr.aux, *defined_at, r == 0, tr.vars[x] != val)
     ans = s.check()
     if ans == z3.unsat:
-        return "holds", (f"z3 unsat of 'residual = 0, {x} in the interval, {x} != value' "
+        return "holds", (f"z3 unsat of 'residual defined and = 0, {x} in the interval, {x} != value' "
                          f"({len(cons) + len(tr.aux) + 2} constraints, {len(tr.obligations)} obligations, "
-                         f"{time.perf_counter() - t0:.3f} s)")
+                         f"{time.process_time() - t0:.3f} s)")
     if ans == z3.sat:
         m = s.model()
         point, exact = {}, {}
@@ -645,3 +866,177 @@ def _smt_other_root(claim, dom, deadline, settings):
             return "violated", cx
         return None, "z3 found another root, not confirmed by a sign change (not used)"
     return None, f"z3 {ans}: {s.reason_unknown()}"
+
+
+# ------------------------------------------------------------------ maximisers
+class _Stop(Exception):
+    """A goal of a maximiser route was not established (the reason says which)."""
+
+
+_NONSMOOTH = (sp.Piecewise, sp.Max, sp.Min, sp.Abs, sp.sign, sp.Heaviside, sp.floor, sp.ceiling)
+
+
+def _feasibility_goals(claim, at, feas):
+    """The point lies in the feasible set: in each variable's interval (or finite set)
+    and on the right side of every over_where relation, at every parameter point."""
+    out = []
+    for k in claim.wrt:
+        st, v = feas.sets[k], at[k]
+        if not isinstance(st, sp.Interval):
+            raise _Stop(f"the feasible set of {k} is not an interval")
+        if st.start.is_finite:
+            out.append(Goal(v - st.start, "positive" if st.left_open else "nonnegative", claim.domain,
+                            f"point: {k} above the lower end"))
+        if st.end.is_finite:
+            out.append(Goal(st.end - v, "positive" if st.right_open else "nonnegative", claim.domain,
+                            f"point: {k} below the upper end"))
+    for rel in feas.where:
+        d = (rel.rhs - rel.lhs) if isinstance(rel, (sp.StrictLessThan, sp.LessThan)) else (rel.lhs - rel.rhs)
+        strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
+        if not isinstance(rel, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
+            raise _Stop(f"feasible-set relation {rel} is not an inequality")
+        out.append(Goal(sp.sympify(d).subs(at, simultaneous=True), "positive" if strict else "nonnegative",
+                        claim.domain, f"point satisfies {rel}"))
+    return out
+
+
+def _certify_maximiser(claim, methods, t0, deadline, first_order_proved):
+    """A Maximiser claim over its whole parameter domain (Section 1.3's stationary
+    policies, the maximisers of Sections 2.3 and 3).  Three sound routes:
+
+    A. one variable, global: the point is feasible, f is defined (continuous) on the
+       feasible interval I, and f' >= 0 on I's interior left of the point, f' <= 0 right
+       of it.  By the mean value theorem f(y) <= f(point) for every y in I.  No
+       stationarity is needed, so a maximiser at an end of I is covered.
+    B. global: the point is feasible, the gradient vanishes there (the prover's exact
+       identity, else a z3 zero goal), the feasible set is convex (intervals cut by
+       linear relations) and the Hessian is negative definite on all of it (leading
+       minors of alternating sign): f is strictly concave, so the point is its maximum.
+    C. local: feasible, zero gradient, Hessian negative definite at the point (its
+       leading minors' signs as goals over the parameter domain): a strict local max.
+
+    Sign goals are never turned into counterexamples here: f' < 0 somewhere left of the
+    point does not by itself refute a global maximum (the numbers decide refutation)."""
+    records, used = [], []
+    f = sp.sympify(claim.objective)
+    if claim.frozen:
+        f = f.subs(claim.frozen, simultaneous=True)
+    wrt = list(claim.wrt)
+    at = {k: sp.sympify(v) for k, v in claim.at.items()}
+    feas = claim.feasible()
+
+    def need(goal, allowed=None, until=None):
+        ms = [m for m in methods if allowed is None or m in allowed] or methods
+        m, detail, _ = _solve_goal(goal, ms, min(deadline, until or deadline), _none_check)
+        records.append({"goal": goal.text, "method": m, "detail": detail})
+        if m is None:
+            raise _Stop(f"{goal.text}: {detail}")
+        used.append(m)
+
+    def done(route):
+        return Certificate("certified", method="+".join(dict.fromkeys(used)) or None,
+                           detail=route + "; " + "; ".join(f"{r['goal']}: {r['detail']}" for r in records),
+                           seconds=time.process_time() - t0, goals=records)
+
+    try:
+        if f.has(*_NONSMOOTH):
+            raise _Stop("objective not smooth (Piecewise/Max/...): no derivative argument")
+        for g in _feasibility_goals(claim, at, feas):
+            need(g)
+    except _Stop as stop:
+        return _undecided(t0, records, f"maximiser: {stop}")
+    params = dict(claim.domain.sets)
+    why = []
+    if claim.scope == "global" and len(wrt) == 1 and not any(
+            sp.sympify(r).has(wrt[0]) for r in feas.where):
+        n = len(records)
+        # route A gets half of what is left: route B must not be starved by an interval search
+        until = time.process_time() + (deadline - time.process_time()) / 2
+        try:
+            x, v, iv = wrt[0], at[wrt[0]], feas.sets[wrt[0]]
+            whole = Domain({**params, x: iv}, tuple(claim.domain.where))
+            if not _defined(f, whole, max(0.5, (deadline - time.process_time()) / 6)):
+                raise _Stop("the objective is not shown defined on the whole feasible interval")
+            der = sp.diff(f, x)
+            for rel, want, side in ((x < v, "nonnegative", "left of"), (x > v, "nonpositive", "right of")):
+                if side == "right of" and iv.end.is_finite and sp.sympify(iv.end - v) == 0 or \
+                        side == "left of" and iv.start.is_finite and sp.sympify(v - iv.start) == 0:
+                    continue  # the point is that end of the interval: nothing on this side
+                dom = Domain({**params, x: _open(iv)}, tuple(claim.domain.where) + (rel,))
+                need(Goal(der, want, dom, f"d/d{x} {want} {side} the point"), until=until)
+                if not _defined(der, dom, max(0.5, (deadline - time.process_time()) / 6)):
+                    raise _Stop(f"d/d{x} not shown defined {side} the point")
+            return done("route A: f' >= 0 left of the point and <= 0 right of it on the feasible "
+                        "interval (mean value theorem): a global maximiser")
+        except _Stop as stop:
+            why.append(f"route A: {stop}")
+            del records[n:]
+    try:
+        if not first_order_proved:
+            for k in wrt:
+                need(Goal(sp.diff(f, k).subs(at, simultaneous=True), "zero", claim.domain,
+                          f"d/d{k} vanishes at the point"), allowed=("symbolic", "smt"))
+        else:
+            records.append({"goal": "gradient vanishes at the point", "method": "symbolic",
+                            "detail": "the prover's exact identity"})
+            used.append("symbolic")
+        hess = sp.hessian(f, wrt)
+        wants = ["negative" if k % 2 else "positive" for k in range(1, len(wrt) + 1)]
+        if claim.scope == "global":
+            convex = all(_linear_in(r.lhs - r.rhs, wrt) for r in feas.where)
+            if not convex:
+                raise _Stop("feasible set not shown convex (a non-linear relation)")
+            whole = Domain({**params, **feas.sets}, tuple(claim.domain.where) + tuple(feas.where))
+            # the concavity inequality f(y) <= f(point) + grad f(point) (y - point) needs f
+            # itself defined on the feasible set (log x has the derivative 1/x also at x < 0)
+            if not _defined(f, whole, max(0.5, (deadline - time.process_time()) / 6)):
+                raise _Stop("the objective is not shown defined on the whole feasible set")
+            for k, w in zip(range(1, len(wrt) + 1), wants):
+                need(Goal(hess[:k, :k].det(), w, whole, f"leading minor {k} of the Hessian {w} on the "
+                          "feasible set"))
+            return done("route B: zero gradient at a feasible point of a strictly concave objective on a "
+                        "convex set: the global maximiser")
+        for k, w in zip(range(1, len(wrt) + 1), wants):
+            need(Goal(hess[:k, :k].det().subs(at, simultaneous=True), w, claim.domain,
+                      f"leading minor {k} of the Hessian {w} at the point"))
+        return done("route C: zero gradient and negative definite Hessian at the point: a strict local "
+                    "maximiser")
+    except _Stop as stop:
+        why.append(f"route {'B' if claim.scope == 'global' else 'C'}: {stop}")
+    return _undecided(t0, records, "maximiser: " + "; ".join(why))
+
+
+def _linear_in(e, syms) -> bool:
+    try:
+        return sp.Poly(sp.expand(e), *syms).total_degree() <= 1
+    except sp.PolynomialError:
+        return False
+
+
+# ------------------------------------------------------------------ limits (reason only)
+def limit_reason(claim, symbolic_evidence: dict, numeric_evidence: dict) -> str:
+    """One line: why a limit that sympy.limit did not establish stays checked.  No
+    certification method here handles limits; a limit of a sum whose number of terms
+    grows with the limit variable (a symbolic group size G) would need a proof by another
+    route (dominated convergence / a CLT argument), which this engine does not attempt."""
+    x = claim.var
+    ladder = []
+    for v in numeric_evidence.get("ladder", []) or []:
+        try:
+            ladder.append(10 ** float(v))
+        except (TypeError, ValueError):
+            pass
+    top = max(ladder) if ladder else None
+    if top is not None:  # the ladder is reported as rounded log10 values: 3.01 is 2^10
+        import math
+        p2 = 2 ** round(math.log2(top))
+        top = p2 if abs(top - p2) <= 0.01 * p2 else round(top)
+    reach = f" up to {x} = {top:d}" if top is not None else ""
+    sums = [s for s in sp.sympify(claim.expr).atoms(sp.Sum)
+            if any(sp.sympify(b).has(x) for lim in s.limits for b in lim[1:])]
+    if sums:
+        return (f"limit of a sum over a symbolic group size {x}: no sound method here (sympy.limit cannot "
+                f"take it); checked by a summation ladder{reach}")
+    why = symbolic_evidence.get("limit") or symbolic_evidence.get("error") or symbolic_evidence.get("stopped") \
+        or "not established"
+    return f"limit: sympy.limit did not establish it ({_short(why, 100)}); checked numerically{reach}"

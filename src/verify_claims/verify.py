@@ -14,7 +14,7 @@ import time
 
 import sympy as sp
 
-from .certify import CERTIFIABLE, Certificate, certify
+from .certify import CERTIFIABLE, Certificate, certify, limit_reason
 from .numeric import NumericOutcome, spot_check
 from .result import Result, Settings
 from .symbolic import ProofOutcome, prove
@@ -109,14 +109,24 @@ def verify_summary(claim, results_by_id: dict) -> Result:
 def _attempt_certificate(claim, settings: Settings, proof: ProofOutcome, numeric: NumericOutcome):
     """Run the certification methods on an inequality-like claim the prover did not
     establish; on a numerically refuted claim only briefly, as a conflict check."""
+    if claim.kind == "limit" and proof.status is None and numeric.verdict != "counterexample":
+        return Certificate("undecided", reason=limit_reason(claim, proof.evidence, numeric.evidence))
     if claim.kind not in CERTIFIABLE or proof.status is not None:
         return None
+    if claim.kind == "maximiser" and proof.evidence.get("stopped"):
+        # the objective's derivatives already exhausted the symbolic budget; the routes
+        # below differentiate it again (twice for the Hessian), which would only add
+        # another budget to a claim that is near the per-claim timeout
+        return Certificate("undecided", reason="maximiser: the objective's derivatives exhausted the symbolic "
+                           "budget; certification not attempted")
     if numeric.verdict == "counterexample" and (numeric.counterexample or {}).get("type") == "undefined":
         return None
     budget = settings.certification_budget()
     if numeric.verdict == "counterexample":
         budget = min(budget, CONFLICT_CHECK_SECONDS)
     solved = bool(proof.evidence.get("solves_proved")) if claim.kind == "root" else None
+    if claim.kind == "maximiser":  # the prover's exact zero-gradient identity, reused
+        solved = proof.evidence.get("first_order") == "gradient vanishes (proved)"
     box = None
     try:
         with time_limit(budget + 1.0) as box:
