@@ -315,8 +315,8 @@ def _list(loaded, claims) -> int:
         print(f"{c.id:<{w}}  {str(c.ref):<{rw}}  {c.kind:<13} {c.source}{exp}")
     for u in loaded.uncheckable:
         print(f"{u.id:<{w}}  {str(u.ref):<{rw}}  {u.kind:<13} {u.source}  [{u.reason}]")
-    print(f"{len(claims)} claims and {len(loaded.uncheckable)} statements listed as not checkable, in "
-          f"{len(loaded.modules)} modules")
+    listed = f" and {len(loaded.uncheckable)} statements listed as not checkable," if loaded.uncheckable else ""
+    print(f"{len(claims)} claims{listed} in {len(loaded.modules)} modules")
     for p in loaded.problems:
         print(f"PROBLEM {p}", file=sys.stderr)
     return EXIT_FAILED if loaded.problems else EXIT_OK
