@@ -12,7 +12,8 @@ from pathlib import Path
 
 from PIL import Image
 
-WIDTH, HEIGHT = 1200, 7000
+WIDTH, PROBE_HEIGHT = 1200, 2000
+SUMMARY_HEIGHT = 1250  # the summary and the first findings; the whole list is long
 
 
 def main(html: str, out: str) -> None:
@@ -28,17 +29,20 @@ def main(html: str, out: str) -> None:
         probe.write_text(page, encoding="utf-8")
         try:
             common = ["chromium", "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars",
-                      f"--user-data-dir={tmp}/profile", "--virtual-time-budget=30000",
-                      f"--window-size={WIDTH},{HEIGHT}"]
-            dom = subprocess.run(common + ["--dump-dom", probe.resolve().as_uri()], capture_output=True,
-                                 text=True, check=True).stdout
+                      f"--user-data-dir={tmp}/profile", "--virtual-time-budget=30000"]
+            dom = subprocess.run(common + [f"--window-size={WIDTH},{PROBE_HEIGHT}", "--dump-dom",
+                                           probe.resolve().as_uri()],
+                                 capture_output=True, text=True, check=True).stdout
             tops = [float(v) for v in dom.split("<title>")[1].split("</title>")[0].split(",")]
-            subprocess.run(common + [f"--screenshot={shot}", url], capture_output=True, check=True)
+            # the window must reach below the graph (section offsets do not depend on its height)
+            tall = int(tops[2]) + 700
+            subprocess.run(common + [f"--window-size={WIDTH},{tall}", f"--screenshot={shot}", url],
+                           capture_output=True, check=True)
         finally:
             probe.unlink()
         im = Image.open(shot)
         summary, figures, graph, table = (int(t) for t in tops)
-        parts = [im.crop((0, 0, WIDTH, figures - 600 if figures - 600 > summary + 300 else figures)),
+        parts = [im.crop((0, 0, WIDTH, min(figures, summary + SUMMARY_HEIGHT))),
                  im.crop((0, figures, WIDTH, figures + 680)),
                  im.crop((0, graph, WIDTH, min(graph + 620, table)))]
         h = sum(p.height for p in parts)

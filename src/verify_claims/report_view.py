@@ -188,7 +188,9 @@ def prepare(report: dict) -> dict:
             named = set(users.get(c["id"], []))
             text = " ".join(str(c.get(k) or "") for k in ("expected_reason", "title", "message"))
             named |= {o for o in ids if o != c["id"] and re.search(rf"(?<![a-z0-9-]){re.escape(o)}(?![a-z0-9-])", text)}
-            findings.append({"claim": c, "corrected": [by_id[i] for i in sorted(named)]})
+            # a correction is a claim expected to hold (not another statement of the paper's error)
+            findings.append({"claim": c, "corrected": [by_id[i] for i in sorted(named)
+                                                       if by_id[i].get("expected") == "holds"]})
     confirmations = [c for c in claims if c.get("expected") == "refuted" and not c.get("paper_error")]
 
     figures = []
