@@ -41,7 +41,7 @@ import sympy as sp
 
 from . import interval as ivm
 from . import smt
-from .claims import Inequality, Maximiser, Monotonic, Root
+from .claims import Inequality, Monotonic, Root
 from .domain import Domain
 from .timebox import TimeUp, time_limit
 

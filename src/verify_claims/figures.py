@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import mpmath

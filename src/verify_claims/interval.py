@@ -299,19 +299,14 @@ def _as_iv(bx):
 def _decide_box(e, want, strict_goal, bx, ends, root, grads, where, defined, face_cache, fixed):
     box = _as_iv(bx)
     # where-relations: a box entirely outside the domain needs nothing
-    inside_all = True
     for w in where:
         try:
             d = enclose(w.lhs - w.rhs, box, strict=False)
         except Undefined:
-            inside_all = False
             continue
         if isinstance(w, sp.StrictLessThan) and d.a >= 0 or isinstance(w, sp.LessThan) and d.a > 0 \
                 or isinstance(w, sp.StrictGreaterThan) and d.b <= 0 or isinstance(w, sp.GreaterThan) and d.b < 0:
             return "ok"
-        if not (isinstance(w, sp.StrictLessThan) and d.b < 0 or isinstance(w, sp.LessThan) and d.b <= 0
-                or isinstance(w, sp.StrictGreaterThan) and d.a > 0 or isinstance(w, sp.GreaterThan) and d.a >= 0):
-            inside_all = False
     try:
         v = enclose(e, box, strict=not defined)
         if _SIGN_OK[want](v.a, v.b):

@@ -13,11 +13,10 @@ from an unchanged run gives the same bytes; ``update_docs`` writes them atomical
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections import Counter, OrderedDict
 from pathlib import Path
 
+from .atomic import write_text_atomic
 from .report_view import section_of, section_sort_key as _section_key
 from .result import STATUSES
 
@@ -201,18 +200,6 @@ def render_certification(report: dict) -> str:
 README_BLOCKS = {"findings": render_findings, "certification": render_certification}
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def replace_block(text: str, name: str, body: str) -> str | None:
     """`text` with the block between the `name` markers replaced; None without markers."""
     begin, end = begin_marker(name), end_marker(name)
@@ -231,7 +218,7 @@ def update_docs(report: dict, derivations_dir) -> list:
     d = Path(derivations_dir)
     written = []
     inv = d / "README.md"
-    _write_atomic(inv, render_inventory(report))
+    write_text_atomic(render_inventory(report), inv)
     written.append(inv)
     top = d.resolve().parent / "README.md"
     if top.is_file():
@@ -239,6 +226,6 @@ def update_docs(report: dict, derivations_dir) -> list:
         for name, render in README_BLOCKS.items():
             text = replace_block(text, name, render(report)) or text
         if text != original:
-            _write_atomic(top, text)
+            write_text_atomic(text, top)
             written.append(top)
     return written

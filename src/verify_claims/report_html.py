@@ -8,14 +8,13 @@ dependency graph are inline SVG, so the page needs no network and no system prog
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import jinja2
 
 from .figures import figure_svg
 from .graph import graph_svg
+from .atomic import write_text_atomic
 from .report_view import display_latex, prepare, safe_math
 
 __all__ = ["render_html", "write_html", "write_text_atomic", "MATHJAX_DIR", "TEMPLATES"]
@@ -51,29 +50,6 @@ def render_html(report: dict, *, mathjax_src: str = MATHJAX_REL, figures_note: s
     view["mathjax_src"] = mathjax_src
     view["figures_note"] = figures_note
     return _env().get_template("report.html.j2").render(**view)
-
-
-def write_text_atomic(text: str, path, mode: str = "w") -> Path:
-    """Write beside `path`, then rename: never a half-written report."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, mode, **({"encoding": "utf-8"} if "b" not in mode else {})) as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a report is an ordinary file
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
-
-
-def _umask() -> int:
-    mask = os.umask(0o22)
-    os.umask(mask)
-    return mask
 
 
 def _copy_atomic(src: Path, dst: Path) -> None:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import platform
-import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -13,6 +11,7 @@ import mpmath
 import sympy
 
 from . import __version__
+from .atomic import write_text_atomic
 from .result import INEQUALITY_LIKE, STATUSES
 
 __all__ = ["SCHEMA", "build_report", "write_json_atomic", "mark_established", "certification_summary"]
@@ -106,16 +105,4 @@ def build_report(results, problems, settings, *, derivations: str, seconds: floa
 
 def write_json_atomic(data: dict, path) -> Path:
     """Write to a temporary file beside `path`, then rename: never a half-written report."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, ensure_ascii=False, default=str)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    return write_text_atomic(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n", path)

@@ -24,7 +24,8 @@ import jinja2
 
 from .figures import figure_pdf
 from .graph import STATUS_COLOURS, graph_pdf
-from .report_html import TEMPLATES, _umask, write_text_atomic
+from .atomic import write_text_atomic, write_via
+from .report_html import TEMPLATES
 from .report_view import display_latex, prepare, safe_math
 
 __all__ = ["render_latex", "write_latex", "build_pdf", "latex_escape", "TeX", "LatexError", "pdflatex"]
@@ -183,31 +184,17 @@ def write_latex(report: dict, report_dir, *, figures_note: str = "") -> Path:
         if not f.get("curves"):
             continue
         name = f"figures/{f['id']}.pdf"
-        _atomic_file(lambda p, f=f: figure_pdf(f, p), report_dir / name)
+        write_via(lambda p, f=f: figure_pdf(f, p), report_dir / name)
         files[f["id"]] = name
     graph, angle = None, ""
     if report.get("claims"):
-        size = _atomic_file(lambda p: graph_pdf(report["claims"], p), report_dir / "figures/dependency-graph.pdf")
+        size = write_via(lambda p: graph_pdf(report["claims"], p), report_dir / "figures/dependency-graph.pdf")
         if size:
             graph = "figures/dependency-graph.pdf"
             angle = "angle=90," if size[0] > 1.3 * size[1] else ""  # a wide graph reads better sideways
     text = render_latex(report, figure_files=files, graph_file=graph, figures_note=figures_note,
                         graph_angle=angle)
     return write_text_atomic(text, report_dir / "report.tex")
-
-
-def _atomic_file(write, path: Path):
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent)
-    os.close(fd)
-    try:
-        res = write(tmp)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-        return res
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def _log_excerpt(log: str) -> str:
@@ -250,14 +237,5 @@ def build_pdf(tex_path, *, timeout: float = 180.0) -> Path:
                 raise LatexError(f"pdflatex failed on {tex_path} (run {run}, exit {proc.returncode}):\n"
                                  + _log_excerpt(log))
         out = src_dir / tex_path.with_suffix(".pdf").name
-        fd, part = tempfile.mkstemp(prefix=f".{out.name}.", dir=src_dir)
-        os.close(fd)
-        try:
-            shutil.copyfile(tmp / "report.pdf", part)
-            os.chmod(part, 0o666 & ~_umask())
-            os.replace(part, out)
-        except BaseException:
-            if os.path.exists(part):
-                os.unlink(part)
-            raise
+        write_via(lambda part: shutil.copyfile(tmp / "report.pdf", part), out)
     return out

@@ -25,7 +25,7 @@ no z3 division is ever emitted.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import mpmath
 import sympy as sp
