@@ -17,9 +17,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import sympy as sp  # noqa: E402
 
 from verify_claims import Inequality, Maximiser, Monotonic, Ref, Root  # noqa: E402
-from verify_claims.loader import load_derivations  # noqa: E402
-from verify_claims.result import INEQUALITY_LIKE, Settings  # noqa: E402
-from verify_claims.verify import verify  # noqa: E402
+from verify_claims.run.collect import load_derivations  # noqa: E402
+from verify_claims.model.status import INEQUALITY_LIKE  # noqa: E402
+from verify_claims.run.settings import Settings  # noqa: E402
+from verify_claims.engine.verify import verify  # noqa: E402
 
 b, g, p, x = sp.symbols("beta gamma p x")
 u = 1 - b / g

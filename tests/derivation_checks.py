@@ -12,7 +12,8 @@ for _p in (ROOT / "src", ROOT / "derivations"):
         sys.path.insert(0, str(_p))
 
 from verify_claims import HOLDS  # noqa: E402
-from verify_claims.verify import Settings, verify  # noqa: E402
+from verify_claims.engine.verify import verify  # noqa: E402
+from verify_claims.run.settings import Settings
 
 SETTINGS = Settings(seed=0, samples=100, precision=30)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from verify_claims.cli import default_derivations, main
-from verify_claims.inventory import README_BLOCKS, begin_marker, end_marker, render_inventory
+from verify_claims.report.inventory import README_BLOCKS, begin_marker, end_marker, render_inventory
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,7 +9,7 @@ import sympy as sp
 from verify_claims import (HOLDS, Chain, DeclarationError, Expect, Identity, Inequality, Limit,
                            Maximiser, Monotonic, Ref, Root, Stationary, Step, Summary, not_in_general,
                            refuted)
-from verify_claims.claims import KINDS
+from verify_claims.model.claims import KINDS
 
 x, y, a = sp.symbols("x y a")
 R = sp.Interval(-sp.oo, sp.oo)

@@ -49,18 +49,34 @@ EXPECTED_REFUTED = '''
 '''
 
 HANGS = '''
-    import time
     import sympy as sp
     from sympy.utilities.lambdify import implemented_function
     from verify_claims import Identity
     x = sp.Symbol("x")
 
     def _forever(v):
-        time.sleep(1000)
+        while True:  # computes for ever (the CPU-time limit stops it)
+            v = v * 1
         return v
 
     slow = implemented_function("slow", _forever)
     CLAIMS = [Identity(id="hangs-forever", title="Never finishes", ref="5", lhs=slow(x), rhs=x,
+                       domain={x: sp.Interval(0, 1)})]
+'''
+
+SLEEPS = '''
+    import time
+    import sympy as sp
+    from sympy.utilities.lambdify import implemented_function
+    from verify_claims import Identity
+    x = sp.Symbol("x")
+
+    def _blocked(v):
+        time.sleep(1000)  # uses no CPU: only the wall-clock safety net stops it
+        return v
+
+    slow = implemented_function("slow", _blocked)
+    CLAIMS = [Identity(id="sleeps-forever", title="Blocked", ref="5", lhs=slow(x), rhs=x,
                        domain={x: sp.Interval(0, 1)})]
 '''
 
@@ -297,7 +313,7 @@ def test_claims_json_fields(write_modules, cli):
     assert (sq["title"], sq["ref"], sq["kind"], sq["expected"], sq["status"]) == (
         "Square of a sum", "Section 2, Eq. (3)", "identity", "holds", "proved")
     assert sq["method"].startswith("sympy") and sq["counterexample"] is None
-    assert sq["evidence"]["numeric"]["points"] == 20 and sq["evidence"]["numeric"]["digits"] == 25
+    assert sq["evidence"]["numeric"]["screen"]["points"] == 20 and sq["evidence"]["numeric"]["digits"] == 25
     assert sq["source"] == "true_claims.py"
     wrong = by_id(report)["dropped-cross-term"]
     assert wrong["counterexample"]["type"] == "values differ" and set(wrong["counterexample"]["point"]) == {"x", "y"}
@@ -348,13 +364,31 @@ def test_hanging_claim_times_out_and_others_are_verified(write_modules, cli):
     assert elapsed < 30
     c = by_id(report)
     assert c["hangs-forever"]["status"] == "timeout"
-    assert c["hangs-forever"]["message"] == "did not finish within --timeout 2 s"
+    assert c["hangs-forever"]["message"] == ("did not finish within --timeout 2 s of CPU time (stopped by the "
+                                             "kernel's CPU limit)")
     assert c["hangs-forever"]["as_expected"] is False
     assert 2 <= c["hangs-forever"]["seconds"] < 10
     assert {i: c[i]["status"] for i in ("square-of-sum", "amgm-bound", "exp-increasing")} == {
         "square-of-sum": "proved", "amgm-bound": "certified", "exp-increasing": "certified"}
     assert report["run"]["counts"]["timeout"] == 1 and report["run"]["timeout"] == 2
     assert "TIMEOUT   hangs-forever" in out
+
+
+@pytest.mark.slow
+def test_a_claim_that_blocks_without_computing_is_stopped_by_the_wall_clock_net(write_modules, cli):
+    # the per-claim limit counts CPU time; a claim that sleeps uses none, so the far looser
+    # wall-clock net (10 x the limit, at least the limit + 20 s) is what stops it
+    from verify_claims.run.schedule import wall_limit
+    from verify_claims.run.settings import Settings
+    d = write_modules({"true_claims.py": TRUE_CLAIMS, "sleeps.py": SLEEPS})
+    t0 = time.perf_counter()
+    code, out, err, report = cli(d, "--timeout", "1")
+    elapsed = time.perf_counter() - t0
+    net = wall_limit(Settings(timeout=1))
+    assert code == 1 and net <= elapsed < net + 30
+    c = by_id(report)
+    assert c["sleeps-forever"]["status"] == "timeout" and "wall time" in c["sleeps-forever"]["message"]
+    assert c["square-of-sum"]["status"] == "proved"
 
 
 def test_import_error_module_plus_good_module(write_modules, cli):

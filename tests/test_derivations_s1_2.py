@@ -5,8 +5,8 @@ import sympy as sp
 from derivation_checks import assert_established, assert_refuted, claim, variant
 
 import s1_2_summary as s12
-from verify_claims.result import Result
-from verify_claims.verify import verify_summary
+from verify_claims.model.result import Result
+from verify_claims.kinds.summary import verify_summary
 
 
 def test_trl_bound_with_a_stronger_constant_refuted():

@@ -15,8 +15,9 @@ for _p in (ROOT / "src", ROOT / "derivations"):
         sys.path.insert(0, str(_p))
 
 from verify_claims import HOLDS, Ref  # noqa: E402
-from verify_claims.loader import load_derivations  # noqa: E402
-from verify_claims.verify import Settings, verify  # noqa: E402
+from verify_claims.run.collect import load_derivations  # noqa: E402
+from verify_claims.engine.verify import verify  # noqa: E402
+from verify_claims.run.settings import Settings
 
 import s2_3_stationary_policies as m  # noqa: E402
 from _s23_helpers import ref_from_eq11, expected  # noqa: E402

@@ -18,7 +18,8 @@ for p in (ROOT / "src", ROOT / "derivations"):
         sys.path.insert(0, str(p))
 
 from verify_claims import Ref  # noqa: E402
-from verify_claims.verify import Settings, verify  # noqa: E402
+from verify_claims.engine.verify import verify  # noqa: E402
+from verify_claims.run.settings import Settings
 
 import derivation_checks as checks  # noqa: E402
 from derivation_checks import variant  # noqa: E402
@@ -58,7 +59,7 @@ def test_module_loads_and_validates():
 
 
 def test_loader_reports_no_problems():
-    from verify_claims.loader import load_derivations
+    from verify_claims.run.collect import load_derivations
     loaded = load_derivations(ROOT / "derivations")
     mine = [p for p in loaded.problems if "s2_3_1" in str(p)]
     assert not mine, mine

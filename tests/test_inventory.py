@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from verify_claims.inventory import (FINDINGS_BEGIN, FINDINGS_END, begin_marker, end_marker, format_counterexample,
+from verify_claims.report.inventory import (FINDINGS_BEGIN, FINDINGS_END, begin_marker, end_marker, format_counterexample,
                                      render_findings, render_inventory, replace_findings_block, section_of)
-from verify_claims.loader import load_derivations
+from verify_claims.run.collect import load_derivations
 
 MODULE = '''
     """A tiny paper."""
@@ -83,8 +83,8 @@ def test_summary_of_a_wrong_claim_is_refuted_and_fails_the_gate(write_modules, c
 
 def test_summary_with_an_undecided_support_is_undecided():
     from verify_claims import Ref, Summary
-    from verify_claims.result import Result
-    from verify_claims.verify import verify_summary
+    from verify_claims.model.result import Result
+    from verify_claims.kinds.summary import verify_summary
 
     s = Summary(id="s", title="t", ref=Ref("1.2"), uses=("a", "b"))
     a = Result(id="a", title="", ref="", kind="identity", source="", expected="holds", expected_reason="",

@@ -17,13 +17,17 @@ import pytest
 import sympy as sp
 from sympy.utilities.lambdify import implemented_function
 
-import verify_claims.verify as verify_module
 from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Root, Stationary, Step,
                            not_in_general, refuted)
-from verify_claims.domain import Domain
-from verify_claims.result import ESTABLISHED, Result, Settings
-from verify_claims.symbolic import ProofOutcome
-from verify_claims.verify import claim_rng, verify
+from verify_claims.model.domain import Domain
+from verify_claims.model.result import ESTABLISHED, Result
+from verify_claims.run.settings import Settings
+from verify_claims.backends.numeric import NumericOutcome
+from verify_claims.backends.symbolic import ProofOutcome
+from verify_claims.backends import sampling
+from verify_claims.kinds import KINDS
+from verify_claims.engine.context import claim_rng
+from verify_claims.engine.verify import verify
 
 x, y, a = sp.symbols("x y a")
 R = sp.Interval(-sp.oo, sp.oo)
@@ -34,6 +38,21 @@ INTS = sp.FiniteSet(0, 1, 2, 3)
 
 SETTINGS = Settings(samples=100, precision=30, timeout=60)
 
+
+
+def patch_prove(monkeypatch, fn):
+    """Every kind's prover replaced by fn(claim) (the engine calls kind.prove(claim, ctx))."""
+    for k in KINDS.values():
+        monkeypatch.setattr(k, "prove", lambda claim, ctx, fn=fn: fn(claim))
+
+
+def pass_screen(monkeypatch):
+    """The falsify-first float screen finds nothing, so a (fake) proof is attempted and the
+    full-precision check afterwards is what contradicts it."""
+    for k in KINDS.values():
+        orig = k.spot_check
+        monkeypatch.setattr(k, "spot_check", lambda c, s, r, screen=False, orig=orig:
+                            NumericOutcome("consistent", {"points": 0}) if screen else orig(c, s, r, screen=False))
 
 def run(claim, settings=SETTINGS) -> Result:
     claim.validate()
@@ -68,7 +87,10 @@ def test_identity_polynomial_is_proved():
     assert res.method.startswith("sympy")
     assert res.evidence["symbolic"]["residual"] == "0"
     assert res.evidence["numeric"]["verdict"] == "consistent"
-    assert res.evidence["numeric"]["points"] == 100
+    # falsify first: 100 points screened (floats, mpmath where floats cannot tell), then
+    # the proof, then its cross-check: the first 10 points again, every one in mpmath
+    assert res.evidence["numeric"]["screen"]["points"] == 100
+    assert res.evidence["numeric"]["points"] == 10
     assert res.counterexample is None and res.as_expected is True
 
 
@@ -90,7 +112,7 @@ def test_identity_sign_flip_is_refuted():
     cx = assert_refuted(res, "values differ")
     px, py = num(cx["point"]["x"]), num(cx["point"]["y"])
     assert num(cx["difference"]) == pytest.approx(4 * px * py, rel=1e-6)
-    assert res.evidence["symbolic"]["status"] == "not established"
+    assert res.evidence["symbolic"]["status"] == "not attempted"  # refuted first: no symbolic work
 
 
 def test_identity_missing_factor_is_refuted():
@@ -148,9 +170,11 @@ def test_chain_third_step_wrong_names_step_3():
     cx = assert_refuted(res, "values differ")
     assert cx["failing step"] == 3
     assert res.message == "counterexample at step 3"
-    assert res.steps[1]["status"] == "proved"
+    # falsify first: the refuted chain gets no symbolic attempt, so the steps before the
+    # failing one are numerically checked and the ones after it are not reached
+    assert res.steps[1]["status"] == "checked"
     assert res.steps[2]["status"] == "refuted"
-    assert res.steps[3]["status"] == "proved"  # step 4 does follow from step 3
+    assert res.steps[3]["status"] == "not-reached"
     assert num(cx["difference"]) == pytest.approx(num(cx["point"]["x"]), rel=1e-9)  # x(x+3) - (x^2+2x) = x
 
 
@@ -187,7 +211,7 @@ def test_chain_equivalent_step_with_vanishing_multiplier_is_refuted():
                     domain={x: INTS, y: INTS}))
     cx = assert_refuted(res, "multiplier vanishes")
     assert cx["failing step"] == 2 and num(cx["point"]["y"]) == 0
-    assert res.evidence["symbolic"]["steps"][0]["multiplier_nonzero"] is False
+    assert res.evidence["symbolic"]["status"] == "not attempted"
 
 
 def test_chain_equivalent_step_on_reals_is_proved():
@@ -198,7 +222,7 @@ def test_chain_equivalent_step_on_reals_is_proved():
 
 
 def test_true_equivalent_step_is_not_refuted_without_a_proof(monkeypatch):
-    monkeypatch.setattr(verify_module, "prove", lambda claim: ProofOutcome(None, "sympy"))
+    patch_prove(monkeypatch, lambda claim: ProofOutcome(None, "sympy"))
     res = run(Chain(**meta("chain-eqv-np"), steps=[sp.Eq(x, 2), Step(sp.Eq(x / 3, sp.Rational(2, 3)),
                                                                      relation="equivalent",
                                                                      multiply_by=sp.Rational(1, 3))],
@@ -225,7 +249,8 @@ def test_inequality_tight_at_closed_boundary_not_refuted():
     # x^2 <= x on [0, 1]: equality exactly at both closed ends, which are sampled
     res = run(Inequality(**meta("ineq-ends"), lhs=x ** 2, op="<=", rhs=x, domain={x: UNIT}))
     assert res.status in ESTABLISHED
-    assert res.evidence["numeric"]["min_relative_margin"] == "0.0"  # a closed end was hit exactly
+    # a closed end was hit exactly (the screen sees every point; the proof's cross-check ten)
+    assert res.evidence["numeric"]["screen"]["min_relative_margin"] == "0.0"
 
 
 def test_strict_inequality_failing_exactly_at_closed_end_is_refuted():
@@ -565,7 +590,7 @@ def test_claim_rng_depends_on_seed_and_id_only():
 # ====================================================================== sampling
 def test_sampling_presses_against_boundaries():
     d = Domain({x: UNIT, y: sp.Interval.open(0, 1)})
-    pts = d.sample(200, random.Random(3), 50)
+    pts = sampling.sample(d, 200, random.Random(3), 50)
     assert len(pts) == 200
     xs, ys = [p[x] for p in pts], [p[y] for p in pts]
     assert 0 in xs and 1 in xs  # closed ends exactly
@@ -576,7 +601,7 @@ def test_sampling_presses_against_boundaries():
 
 def test_sampling_respects_where_relations():
     d = Domain({x: UNIT, y: UNIT}, (x + y < 1,))
-    pts = d.sample(100, random.Random(5), 50)
+    pts = sampling.sample(d, 100, random.Random(5), 50)
     assert len(pts) == 100 and all(p[x] + p[y] < 1 for p in pts)
 
 
@@ -584,7 +609,7 @@ def test_default_settings_use_100_points_at_30_digits():
     s = Settings()
     assert (s.samples, s.precision) == (100, 30)
     res = run(Identity(**meta("pts"), lhs=x, rhs=x, domain={x: UNIT}), s)
-    assert res.evidence["numeric"]["points"] == 100 and res.evidence["numeric"]["digits"] == 30
+    assert res.evidence["numeric"]["screen"]["points"] == 100 and res.evidence["numeric"]["digits"] == 30
 
 
 def test_rounding_near_a_boundary_is_not_a_counterexample():
@@ -596,7 +621,8 @@ def test_rounding_near_a_boundary_is_not_a_counterexample():
 
 # ====================================================================== combination rule
 def test_engine_conflict_is_an_error(monkeypatch):
-    monkeypatch.setattr(verify_module, "prove", lambda claim: ProofOutcome("proved", "fake prover"))
+    pass_screen(monkeypatch)
+    patch_prove(monkeypatch, lambda claim: ProofOutcome("proved", "fake prover"))
     res = run(Identity(**meta("conflict"), lhs=(x + y) ** 2, rhs=x ** 2 + y ** 2, domain={x: R, y: R}))
     assert res.status == "error"
     assert res.method == "engine conflict"
@@ -605,16 +631,28 @@ def test_engine_conflict_is_an_error(monkeypatch):
     assert res.as_expected is False
 
 
+def test_a_claim_refuted_first_is_never_proved(monkeypatch):
+    # falsify first: the cheap numeric screen refutes the sign flip, and the prover (which
+    # would say "proved") is never asked, so no symbolic work is spent on a wrong claim
+    calls = []
+    patch_prove(monkeypatch, lambda claim: calls.append(claim.id) or ProofOutcome("proved", "fake prover"))
+    res = run(Identity(**meta("refuted-first"), lhs=(x + y) ** 2, rhs=x ** 2 - 2 * x * y + y ** 2,
+                       domain={x: R, y: R}))
+    assert res.status == "refuted" and calls == []
+    assert res.evidence["symbolic"]["status"] == "not attempted"
+    assert res.counterexample["type"] == "values differ"
+
+
 def test_engine_conflict_is_an_error_even_for_expected_refuted(monkeypatch):
-    monkeypatch.setattr(verify_module, "prove", lambda claim: ProofOutcome("certified", "fake prover"))
+    pass_screen(monkeypatch)
+    patch_prove(monkeypatch, lambda claim: ProofOutcome("certified", "fake prover"))
     res = run(Inequality(**meta("conflict-xfail"), lhs=x, op="<=", rhs=sp.S(0), domain={x: UNIT},
                          expect=refuted("positive x")))
     assert res.status == "error" and res.as_expected is False
 
 
 def test_prover_disagreeing_with_numbers_is_undecided(monkeypatch):
-    monkeypatch.setattr(verify_module, "prove",
-                        lambda claim: ProofOutcome(None, "sympy", disagrees="sympy.limit gives 3"))
+    patch_prove(monkeypatch, lambda claim: ProofOutcome(None, "sympy", disagrees="sympy.limit gives 3"))
     res = run(Identity(**meta("disagree"), lhs=x, rhs=x, domain={x: UNIT}))
     assert res.status == "undecided" and res.method == "conflicting evidence"
     assert "sympy.limit gives 3" in res.message
@@ -626,7 +664,7 @@ def test_inconclusive_numbers_keep_the_proof_or_are_undecided(monkeypatch):
     res = run(Limit(**meta("lim-slow"), **claim))
     assert res.status == "proved"
     assert res.message.startswith("numeric check inconclusive")
-    monkeypatch.setattr(verify_module, "prove", lambda c: ProofOutcome(None, "sympy"))
+    patch_prove(monkeypatch, lambda c: ProofOutcome(None, "sympy"))
     res = run(Limit(**meta("lim-slow-np"), **claim))
     assert res.status == "undecided"
     assert res.message.startswith("neither proved nor decided numerically")
@@ -649,7 +687,7 @@ def test_prover_budget_stops_a_slow_simplification(monkeypatch):
             pass
         return ProofOutcome("proved", "too late")
 
-    monkeypatch.setattr(verify_module, "prove", slow)
+    patch_prove(monkeypatch, slow)
     t0 = time.perf_counter()
     res = run(Identity(**meta("budget"), lhs=x, rhs=x, domain={x: UNIT}), Settings(samples=20, prover_budget=0.5))
     assert time.perf_counter() - t0 < 10
@@ -669,8 +707,8 @@ def test_infinite_series_is_evaluated_not_called_undefined():
     """A convergent series is summed numerically (mpmath.nsum); a wrong value is refuted."""
     import sympy as sp
     from verify_claims import Identity, Ref
-    from verify_claims.verify import verify
-    from verify_claims.result import Settings
+    from verify_claims.engine.verify import verify
+    from verify_claims.run.settings import Settings
 
     k, t = sp.Symbol("k", integer=True, positive=True), sp.Symbol("t")
     series = sp.Sum(t ** k / sp.factorial(k), (k, 0, sp.oo))

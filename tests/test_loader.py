@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from verify_claims.loader import Loaded, Problem, load_derivations
+from verify_claims.run.collect import Loaded, Problem, load_derivations
 
 GOOD = '''
     """Good module: two claims."""

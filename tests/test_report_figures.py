@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from verify_claims.figures import TOLERANCE, Curve, Figure, compute_figure, figure_svg
-from verify_claims.loader import load_derivations
-from verify_claims.report_html import render_html
+from verify_claims.figures import TOLERANCE, Curve, Figure
+from verify_claims.report.figures import compute_figure, figure_svg
+from verify_claims.run.collect import load_derivations
+from verify_claims.report.html import render_html
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -19,9 +19,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report_fixtures import HOSTILE, IN_CI, MODULE, need, run_cli, strip_timing  # noqa: E402
 
-from verify_claims.report_html import render_html  # noqa: E402
-from verify_claims.report_tex import latex_escape, render_latex  # noqa: E402
-from verify_claims.report_view import prepare, safe_math  # noqa: E402
+from verify_claims.report.html import render_html  # noqa: E402
+from verify_claims.report.tex import latex_escape, render_latex  # noqa: E402
+from verify_claims.report.view import prepare, safe_math  # noqa: E402
 
 IDS = ["square-expands", "square-drops-cross-term", "square-bound", "failing-claim"]
 
@@ -199,7 +199,7 @@ def test_chain_steps_each_with_verdict():
 
 
 def test_graph_marks_established_only_when_everything_used_is():
-    from verify_claims.graph import foundations, graph_svg
+    from verify_claims.report.graph import foundations, graph_svg
 
     claims = [
         {"id": "base", "status": "proved", "uses": []},
@@ -222,7 +222,7 @@ def test_graph_marks_established_only_when_everything_used_is():
 
 
 def test_graph_escapes_labels():
-    from verify_claims.graph import graph_svg
+    from verify_claims.report.graph import graph_svg
 
     svg = graph_svg([{"id": "a<b>&c", "status": "proved", "uses": ["x\"y"]}])
     assert "a<b>" not in svg and "a&lt;b&gt;&amp;c" in svg and "x&quot;y" in svg
@@ -246,7 +246,7 @@ def test_missing_pdflatex_is_said_plainly(tmp_path, cli_env):
 
 def test_latex_error_fails_loudly(tmp_path):
     need("pdflatex")
-    from verify_claims.report_tex import LatexError, build_pdf
+    from verify_claims.report.tex import LatexError, build_pdf
 
     tex = tmp_path / "report.tex"
     tex.write_text("\\documentclass{article}\\begin{document}\\undefinedcommandxyz\\end{document}\n")

@@ -8,7 +8,8 @@ checker retries with a larger budget instead of reporting an error.
 import sympy as sp
 
 from verify_claims import Root
-from verify_claims.verify import Settings, verify
+from verify_claims.engine.verify import verify
+from verify_claims.run.settings import Settings
 
 x, c, r = sp.symbols("x c r")
 

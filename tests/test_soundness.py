@@ -9,7 +9,8 @@ import sympy as sp
 from sympy import I, Eq, FiniteSet, Interval, Piecewise, Range, Rational, exp, log, pi, sin, sqrt
 
 from verify_claims import Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Root, Step
-from verify_claims.verify import Settings, verify
+from verify_claims.engine.verify import verify
+from verify_claims.run.settings import Settings
 
 x, a, n, u, v = sp.symbols("x a n u v")
 NEG = Interval.open(-sp.oo, 0)

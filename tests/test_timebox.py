@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from verify_claims.timebox import TimeUp, time_limit
+from verify_claims.backends.timebox import TimeUp, time_limit
 
 
 def spin(seconds):

@@ -2,22 +2,42 @@
 
 Public surface for derivation modules (content):
 
-    from verify_claims import Identity, Chain, Step, Inequality, Limit, Monotonic, \
+    from verify_claims import Identity, Chain, Step, Inequality, Limit, Monotonic, \\
         Root, Stationary, Maximiser, Summary, Ref, refuted, not_in_general
     from verify_claims.expectations import Categorical, iid, group_expectation
+    from verify_claims.figures import Figure, Curve
+
+and for scripts: ``verify(claim, Settings(...)) -> Result``, ``Status``, ``ExitCode``.
 
 A derivation module is a file in a derivations directory that defines a module-level
 list ``CLAIMS`` (and optionally ``UNCHECKABLE``: statements listed with the reason they
 cannot be checked, never given a verdict); files whose name starts with ``_`` are helpers
 and are not scanned.
+
+The engine behind this surface is organised as: ``model`` (claims, domains, statuses,
+results: declarations only), ``kinds`` (one module per claim kind: how it is falsified,
+proved and certified), ``backends`` (sympy, z3, interval arithmetic, numeric evaluation,
+one table of supported functions), ``engine`` (one claim's verification, goals, the
+replayable trace), ``run`` (settings, collection, scheduling, the proof store and
+committed certificates) and ``report`` (claims.json, HTML, LaTeX/PDF, figures, graph).
 """
 
-from .claims import (HOLDS, Chain, Claim, DeclarationError, Expect, Identity, Inequality, Limit,
-                     Maximiser, Monotonic, Ref, Root, Stationary, Step, Summary, Uncheckable,
-                     not_in_general, refuted)
+from .model.claims import (HOLDS, Chain, Claim, DeclarationError, Expect, Identity, Inequality, Limit,
+                           Maximiser, Monotonic, Ref, Root, Stationary, Step, Summary, Uncheckable,
+                           not_in_general, refuted)
+from .model.status import ExitCode, Status
+from .run.settings import Settings
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = ["Identity", "Chain", "Step", "Inequality", "Limit", "Monotonic", "Root", "Stationary",
            "Maximiser", "Summary", "Uncheckable", "Ref", "Expect", "HOLDS", "refuted", "not_in_general",
-           "Claim", "DeclarationError", "__version__"]
+           "Claim", "DeclarationError", "verify", "Settings", "Status", "ExitCode", "__version__"]
+
+
+def __getattr__(name):
+    # the engine (sympy's solvers, z3, mpmath) loads only when something is verified
+    if name == "verify":
+        from .engine.verify import verify
+        return verify
+    raise AttributeError(f"module 'verify_claims' has no attribute {name!r}")

@@ -18,12 +18,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
-from .loader import load_derivations
-from .report_json import build_report, mark_established, write_json_atomic
-from .result import STATUSES, Result, Settings
-from .runner import run_claims
+from .model.status import STATUSES, ExitCode
+from .run.settings import Settings
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+# module-level names kept for scripts that imported them from here
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = (ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE,
+                                                   ExitCode.INTERNAL)
 
 _COLOURS = {"proved": "32", "certified": "32", "checked": "36", "refuted": "31", "undecided": "33",
             "error": "35", "timeout": "35"}
@@ -135,6 +135,10 @@ def _main(argv) -> int:
     if not ddir.is_dir():
         raise _UsageError(f"derivations directory {ddir} does not exist "
                           "(pass --derivations DIR with your derivation modules)")
+    from .report.schema import build_report, mark_established, write_json_atomic
+    from .run.collect import load_derivations
+    from .run.schedule import run_claims
+
     settings = Settings(seed=args.seed, samples=args.samples, precision=args.precision,
                         timeout=args.timeout)
     loaded = load_derivations(ddir, import_timeout=args.timeout)
@@ -170,7 +174,7 @@ def _main(argv) -> int:
     t0 = time.perf_counter()
     width = max((len(c.id) for c in claims), default=10)
 
-    def progress(res: Result, done: int, total: int):
+    def progress(res, done: int, total: int):
         bad = not res.as_expected
         if args.quiet and not bad:
             return
@@ -218,7 +222,7 @@ def _main(argv) -> int:
 
 def _figures(loaded, args):
     """Compute the declared figures (not on --only runs: they are about the whole paper)."""
-    from .figures import compute_figure
+    from .report.figures import compute_figure
 
     if args.only:
         return [], "Figures are not computed on an --only run."
@@ -242,13 +246,13 @@ def _write_reports(report, args, code, fig_note) -> int:
     """report.html, report.tex, report.pdf beside claims.json, each written atomically."""
     rdir = Path(args.report_dir)
     if not args.no_html:
-        from .report_html import write_html
+        from .report.html import write_html
 
         html = write_html(report, rdir, figures_note=fig_note)
         print(f"report: {html} (open {html.resolve().as_uri()} in a browser; works offline)")
     if args.no_latex:
         return code
-    from .report_tex import LatexError, build_pdf, pdflatex, write_latex
+    from .report.tex import LatexError, build_pdf, pdflatex, write_latex
 
     tex = write_latex(report, rdir, figures_note=fig_note)
     print(f"report: {tex}")
@@ -280,7 +284,7 @@ def _with_summary_support(wanted: set, claims) -> set:
 
 
 def _update_docs(report: dict, ddir: Path, complete: bool) -> None:
-    from .inventory import update_docs
+    from .report.inventory import update_docs
 
     if not complete:
         print("--update-docs ignored with --only: the inventory is written from a complete run only",
@@ -290,7 +294,8 @@ def _update_docs(report: dict, ddir: Path, complete: bool) -> None:
         print(f"updated: {path}")
 
 
-def _problem_result(p) -> Result:
+def _problem_result(p):
+    from .model.result import Result
     return Result(id=p.claim, title="(malformed declaration)", ref="", kind="?", source=p.file,
                   expected="holds", expected_reason="", paper_error=False, status="error",
                   message=p.cause, as_expected=False)

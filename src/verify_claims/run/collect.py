@@ -17,9 +17,9 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .claims import Claim, Uncheckable
-from .domain import DeclarationError
-from .timebox import TimeUp, time_limit
+from ..model.claims import Claim, Uncheckable
+from ..model.domain import DeclarationError
+from ..backends.timebox import TimeUp, time_limit
 
 __all__ = ["Problem", "Loaded", "load_derivations"]
 
@@ -172,7 +172,7 @@ def _collect_uncheckable(module, rel, seen, out) -> None:
 
 def _collect_figures(module, rel: str, out: Loaded) -> None:
     """A module may also define FIGURES: figures the report reproduces (see figures.py)."""
-    from .figures import Figure
+    from ..model.figures import Figure
 
     figures = getattr(module, "FIGURES", None)
     if figures is None:

@@ -24,9 +24,9 @@ import jinja2
 
 from .figures import figure_pdf
 from .graph import STATUS_COLOURS, graph_pdf
-from .atomic import write_text_atomic, write_via
-from .report_html import TEMPLATES
-from .report_view import display_latex, prepare, safe_math
+from ..atomic import write_text_atomic, write_via
+from .html import TEMPLATES
+from .view import display_latex, prepare, safe_math
 
 __all__ = ["render_latex", "write_latex", "build_pdf", "latex_escape", "TeX", "LatexError", "pdflatex"]
 

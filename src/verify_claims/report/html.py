@@ -14,8 +14,8 @@ import jinja2
 
 from .figures import figure_svg
 from .graph import graph_svg
-from .atomic import write_text_atomic
-from .report_view import display_latex, prepare, safe_math
+from ..atomic import write_text_atomic
+from .view import display_latex, prepare, safe_math
 
 __all__ = ["render_html", "write_html", "write_text_atomic", "MATHJAX_DIR", "TEMPLATES"]
 

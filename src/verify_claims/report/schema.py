@@ -10,9 +10,9 @@ from pathlib import Path
 import mpmath
 import sympy
 
-from . import __version__
-from .atomic import write_text_atomic
-from .result import INEQUALITY_LIKE, STATUSES
+from .. import __version__
+from ..atomic import write_text_atomic
+from ..model.status import INEQUALITY_LIKE, STATUSES
 
 __all__ = ["SCHEMA", "build_report", "write_json_atomic", "mark_established", "certification_summary"]
 

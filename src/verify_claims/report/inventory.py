@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from pathlib import Path
 
-from .atomic import write_text_atomic
-from .report_view import section_of, section_sort_key as _section_key
-from .result import STATUSES
+from ..atomic import write_text_atomic
+from .view import section_of, section_sort_key as _section_key
+from ..model.status import STATUSES
 
 __all__ = ["render_inventory", "render_findings", "render_certification", "update_docs", "section_of",
            "FINDINGS_BEGIN", "FINDINGS_END", "README_BLOCKS", "replace_block"]

@@ -406,3 +406,37 @@ def _rat(x):
     man, ex = mpmath.mpf(x).man_exp
     r = sp.Integer(man) * sp.Integer(2) ** ex
     return (r.p, r.q)
+
+
+class IntervalBackend:
+    """Branch-and-bound with outward rounding (mpmath.iv)."""
+
+    name = "interval"
+
+    def declines(self, goal):
+        if goal.want == "zero" or goal.extra:
+            return "equalities are not decided by enclosures"
+        from .functions import info
+        for node in sp.preorder_traversal(sp.sympify(goal.expr)):
+            if node.is_Atom:
+                continue
+            fi = info(type(node))
+            if fi is None or not fi.interval:
+                return f"{type(node).__name__} has no interval extension here"
+        return None
+
+    def decide(self, goal, seconds, trace=None):
+        from . import Decision
+        from .definedness import defined
+        ok = defined(goal.expr, goal.domain, seconds / 4)
+        ans = branch_and_bound(sp.sympify(goal.expr), goal.want, goal.domain, seconds=seconds, defined=ok)
+        if ans.verdict == "holds":
+            return Decision("holds", f"interval branch-and-bound: {ans.detail}" + ("" if ok else " (strict enclosures)"),
+                            boxes=ans.boxes, depth=ans.depth)
+        if ans.verdict == "violated":
+            return Decision("violated", "a box whose enclosure has the wrong sign", point=ans.point,
+                            boxes=ans.boxes, depth=ans.depth)
+        return Decision("unknown", f"interval: {ans.detail}", boxes=ans.boxes, depth=ans.depth)
+
+
+INTERVAL = IntervalBackend()

@@ -12,7 +12,7 @@ import json
 import re
 
 from .graph import STATUS_COLOURS, foundations
-from .result import STATUSES
+from ..model.status import STATUSES
 
 __all__ = ["prepare", "section_of", "section_sort_key", "safe_math", "display_latex", "TIMING_KEYS"]
 
@@ -143,7 +143,7 @@ def _counterexample(cx) -> list:
 
 def prepare(report: dict) -> dict:
     """The view model both reports render."""
-    from . import __version__
+    from .. import __version__
 
     run = {"seed": "", "samples": "", "precision": "", "timeout": "", "jobs": "", "derivations": "",
            "started": "", "seconds": "", "counts": {}, "claims": len(report.get("claims") or []),

@@ -1,0 +1,56 @@
+"""The backends: each decides a sign goal within a budget, behind one small interface.
+
+A *goal* is "expr is positive / nonnegative / negative / nonpositive / zero at every point
+of a domain".  A backend
+
+- says up front when it cannot apply (``declines``: z3 has no logarithm, enclosures do
+  not decide equalities), so no work is spent on a method that cannot succeed;
+- otherwise ``decide``s the goal within a CPU-time budget: it *holds* (a sound argument
+  over the whole domain), is *violated* at a candidate point (which the engine confirms
+  with mpmath before it becomes a counterexample), or is *unknown* with a reason.
+
+The three certification backends are ``symbolic`` (sympy sign analysis), ``smt`` (z3
+nonlinear real arithmetic) and ``interval`` (branch-and-bound with outward rounding);
+``numeric`` (mpmath and float sampling) falsifies, and ``evaluate`` compiles expressions
+for it.  ``functions`` is the one table of supported functions and side conditions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Decision", "Backend", "HOLDS", "VIOLATED", "UNKNOWN", "certification_backends", "METHODS"]
+
+HOLDS, VIOLATED, UNKNOWN = "holds", "violated", "unknown"
+METHODS = ("symbolic", "smt", "interval")
+
+
+@dataclass
+class Decision:
+    verdict: str                # HOLDS | VIOLATED | UNKNOWN
+    detail: str = ""
+    point: dict | None = None   # VIOLATED: a candidate domain point (symbol -> mpf)
+    exact: dict | None = None   # VIOLATED: exact rational coordinates, where the backend has them
+    boxes: int | None = None
+    depth: int | None = None
+
+
+class Backend:
+    """The interface every certification backend implements."""
+
+    name = ""
+
+    def declines(self, goal) -> str | None:
+        """Why this backend cannot decide the goal at all (None: it may try)."""
+        return None
+
+    def decide(self, goal, seconds: float, trace=None) -> Decision:
+        raise NotImplementedError
+
+
+def certification_backends() -> dict:
+    """name -> backend, cheapest first."""
+    from .interval import INTERVAL
+    from .smt import SMT
+    from .symbolic import SYMBOLIC
+    return {"symbolic": SYMBOLIC, "smt": SMT, "interval": INTERVAL}

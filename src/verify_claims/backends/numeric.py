@@ -1,0 +1,332 @@
+"""Numeric spot-checks: the evidence behind *checked* and every *refuted*.
+
+A claim is evaluated at seeded random points of its domain (a quarter pressed against
+boundaries).  Two modes share every rule below:
+
+- ``screen`` (falsify first): each point is evaluated in machine floats; a point that is
+  clearly fine by a wide margin is accepted, and every other point (a possible violation,
+  a value floats cannot represent, a point whose distance to an end of its interval is
+  lost in floats) is decided by mpmath exactly as in the full mode.  Cheap: it is how a
+  wrong claim is refuted in well under a second.
+- ``full``: every point at ``precision`` significant digits in mpmath (the evidence of a
+  *checked* status).
+
+A suspected violation is re-evaluated at ``2 * precision + 10`` digits and again at twice
+that, and only a violation that is clear and stable across precisions is reported, so
+rounding near a boundary never becomes a counterexample.  A point where an expression is
+undefined (division by zero, complex value, infinity) is reported as such: the declared
+domain failed to keep the claim well defined there.
+
+All functions take the precision explicitly and use ``mpmath.workdps``; nothing here
+changes mpmath's global context.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import mpmath
+import sympy as sp
+
+from ..model.status import NumericVerdict
+from . import sampling
+from .evaluate import Program, Undefined
+
+__all__ = ["NumericOutcome", "Evaluator", "Undefined", "fmt", "point_repr", "tol", "noise", "sample_points",
+           "undefined_cx", "check_equal", "decide_order", "Diff", "check_order", "exactly_zero", "exact",
+           "residual_of", "SCREEN_EQUAL", "SCREEN_MARGIN"]
+
+# a float value is trusted only where it is clearly fine: two sides equal to 1e-9 of their
+# size, or a strict order by a margin of 1e-6 of the operands' size (rounding and mild
+# cancellation in doubles stay far below both)
+SCREEN_EQUAL = 1e-9
+SCREEN_MARGIN = 1e-6
+
+
+@dataclass
+class NumericOutcome:
+    verdict: NumericVerdict
+    evidence: dict = field(default_factory=dict)
+    counterexample: dict | None = None
+    step: int | None = None  # for chains: index (1-based) of the first failing step
+    step_verdicts: list | None = None
+
+    def __post_init__(self):
+        self.verdict = NumericVerdict(self.verdict)
+
+
+def fmt(x, digits: int = 12) -> str:
+    if isinstance(x, (mpmath.mpf, mpmath.mpc)):
+        return mpmath.nstr(x, digits)
+    return str(x)
+
+
+def point_repr(syms, pt):
+    return {str(s): fmt(pt[s]) for s in syms}
+
+
+def tol(dps: int):
+    """Relative tolerance at dps digits: two thirds of the digits must agree."""
+    return mpmath.mpf(10) ** (-(2 * dps) // 3)
+
+
+def noise(dps: int):
+    """What rounding alone can plausibly produce at dps digits (with some cancellation)."""
+    return mpmath.mpf(10) ** (-dps + 5)
+
+
+class Evaluator:
+    """Compiles named expressions over a fixed symbol tuple; evaluates them in floats
+    (``screen``) or in mpmath at two precisions."""
+
+    def __init__(self, symbols, exprs: dict, precision: int, *, screen: bool = False, domain=None):
+        self.symbols = tuple(symbols)
+        self.precision = precision
+        self.high = 2 * precision + 10
+        self.screen = screen
+        self.domain = domain
+        self.exprs = {k: sp.sympify(e) for k, e in exprs.items()}
+        self.progs = {k: Program(e, self.symbols, k) for k, e in self.exprs.items()}
+        self._ends = None
+
+    def at(self, name, pt, dps):
+        """Value at a point; undefinedness is only believed if it survives more digits
+        (a difference like (-1e20 + 1e-15) - (-1e20) is 0 at 30 digits, not at 70)."""
+        try:
+            return self._at(name, pt, dps)
+        except Undefined:
+            if dps >= 2 * self.high:
+                raise
+        return self._at(name, pt, max(2 * self.high, 2 * dps))
+
+    def _at(self, name, pt, dps):
+        return self.progs[name].mp_at([pt[s] for s in self.symbols], dps)
+
+    # ---------------------------------------------------------------- the float screen
+    def float_at(self, name, pt):
+        """The value in doubles, or None where doubles cannot be trusted at this point."""
+        if not self.screen or not self.faithful(pt):
+            return None
+        return self.progs[name].float_at([float(pt[s]) for s in self.symbols])
+
+    def faithful(self, pt) -> bool:
+        """Do doubles keep what matters about this point: every coordinate's distance to the
+        finite ends of its interval (1 - 1e-20 is 1.0 in doubles) and its magnitude?"""
+        return self._faithful(pt)
+
+    def _faithful(self, pt) -> bool:
+        if self._ends is None:
+            ends = []
+            if self.domain is not None:
+                for s, st in self.domain.sets.items():
+                    if isinstance(st, sp.Interval):
+                        for e in (st.start, st.end):
+                            if e.is_finite:
+                                ends.append((s, mpmath.mpf(sp.Float(e, 60)), float(e)))
+            self._ends = ends
+        for s, e_mp, e_f in self._ends:
+            if s not in pt:
+                continue
+            v = pt[s]
+            with mpmath.workdps(30):
+                d = v - e_mp
+                if d == 0:
+                    continue
+                fd = float(v) - e_f
+                if abs(fd - d) > SCREEN_EQUAL * abs(d):
+                    return False
+        for v in pt.values():
+            if isinstance(v, mpmath.mpf) and not (v == 0 or 1e-280 < abs(v) < 1e280):
+                return False
+        return True
+
+
+def sample_points(domain, settings, rng, n=None, edges=True):
+    return sampling.sample(domain, n or settings.samples, rng, settings.precision + 20, edges=edges)
+
+
+def undefined_cx(syms, pt, exc):
+    return {"type": "undefined", "point": point_repr(syms, pt), "cause": str(exc),
+            "explanation": "the claim is not defined at this point of its declared domain"}
+
+
+# --------------------------------------------------------------------------- equalities
+def check_equal(ev: Evaluator, a: str, b: str, pts, mult=None):
+    """Check ev[a] == ev[b] (or ev[a] == ev[mult] * ev[b]) at every point."""
+    syms = ev.symbols
+    max_dev = mpmath.mpf(0)
+    unresolved, screened = 0, 0
+    for pt in pts:
+        try:
+            if ev.screen:
+                fa, fb = ev.float_at(a, pt), ev.float_at(b, pt)
+                fm = ev.float_at(mult, pt) if mult is not None else 1.0
+                if fa is not None and fb is not None and fm is not None:
+                    fb = fm * fb
+                    scale = max(1.0, abs(fa), abs(fb))
+                    if abs(fa - fb) <= SCREEN_EQUAL * scale:
+                        screened += 1
+                        continue
+            dev, va, vb, scale = _deviation(ev, a, b, pt, ev.precision, mult)
+            if dev > noise(ev.precision) * scale:
+                # more than rounding at this precision: decide with more digits.  A real
+                # difference is stable across precisions; cancellation error shrinks.
+                dev, va, vb, scale = _deviation(ev, a, b, pt, ev.high, mult)
+                if dev > tol(ev.high) * scale:
+                    dev2, _, _, scale2 = _deviation(ev, a, b, pt, 2 * ev.high, mult)
+                    if dev2 > tol(2 * ev.high) * scale2 and abs(dev2 - dev) <= dev2 / 100:
+                        cx = {"type": "values differ", "point": point_repr(syms, pt),
+                              a: fmt(va), b if mult is None else f"{mult}*{b}": fmt(vb),
+                              "difference": fmt(va - vb)}
+                        return NumericOutcome("counterexample", {"points": len(pts)}, cx)
+                    unresolved += 1
+                    continue
+            max_dev = max(max_dev, dev / scale)
+        except Undefined as exc:
+            return NumericOutcome("counterexample", {"points": len(pts)}, undefined_cx(syms, pt, exc))
+    evidence = {"points": len(pts), "digits": ev.precision, "max_relative_deviation": fmt(max_dev, 3),
+                "unresolved_points": unresolved}
+    if ev.screen:
+        evidence["screened_in_floats"] = screened
+    if unresolved == len(pts):
+        return NumericOutcome("inconclusive", evidence)
+    return NumericOutcome("consistent", evidence)
+
+
+def _deviation(ev, a, b, pt, dps, mult=None):
+    va = ev.at(a, pt, dps)
+    vb = ev.at(b, pt, dps)
+    with mpmath.workdps(dps):  # every arithmetic step at the working precision
+        if mult is not None:
+            vb = ev.at(mult, pt, dps) * vb
+        scale = max(mpmath.mpf(1), abs(va), abs(vb))
+        return abs(va - vb), va, vb, scale
+
+
+def residual_of(e):
+    return e.lhs - e.rhs if isinstance(e, sp.Equality) else e
+
+
+# --------------------------------------------------------------------------- orders
+_STRICT = {"<": True, "<=": False, ">": True, ">=": False}
+
+
+def exactly_zero(expr, syms, pt) -> bool:
+    """Is expr exactly 0 at the (binary-rational) point?  Separates a true equality
+    (x**2 at x = 0) from absorption (1 + exp(-1560) rounds to 1 at any sane precision)."""
+    subs = {s_: exact(pt[s_]) for s_ in syms}
+    try:
+        val = sp.sympify(expr).xreplace(subs)
+        val = sp.simplify(val) if val.free_symbols == set() and not val.is_Number else val
+        return val == 0
+    except Exception:  # noqa: BLE001 - cannot decide exactly: not a confirmed equality
+        return False
+
+
+def exact(v):
+    """The exact binary rational of an mpf (mpf(v) would re-round to 15 digits)."""
+    man, exp_ = (v if isinstance(v, mpmath.mpf) else mpmath.mpf(v)).man_exp
+    return sp.Integer(man) * sp.Integer(2) ** exp_
+
+
+def screen_order(op, fa, fb) -> bool:
+    """In doubles: is `fa op fb` clearly true, by a margin no rounding can erase?"""
+    if fa is None or fb is None:
+        return False
+    d = fa - fb if op in ("<", "<=") else fb - fa   # the claim is d < 0 (or <= 0)
+    return d < -SCREEN_MARGIN * max(1.0, abs(fa), abs(fb))
+
+
+def decide_order(op, diff_at, exact_zero):
+    """Does lhs op rhs fail at a point?  True, False, or None (unresolved).
+
+    diff_at(dps) -> (lhs - rhs, scale).  A violation must be clear at 2p+10 digits and
+    stable at twice that; a strict claim fails on equality only if the equality is exact.
+    """
+    flip = op in (">", ">=")
+    strict = _STRICT[op]
+
+    def d_at(dps):
+        d, scale = diff_at(dps)
+        return (-d if flip else d), scale
+
+    d, scale = d_at(diff_at.precision)
+    if d < 0 and (not strict or d < -noise(diff_at.precision) * scale):
+        return False  # clearly satisfied (the claim is d < 0, or d <= 0)
+    dh, sh = d_at(diff_at.high)
+    if dh < -tol(diff_at.high) * sh:
+        return False
+    if dh > tol(diff_at.high) * sh:
+        d2, s2 = d_at(2 * diff_at.high)
+        if d2 > tol(2 * diff_at.high) * s2 and abs(d2 - dh) <= d2 / 100:
+            return True
+        return None  # not stable across precisions: rounding, not a violation
+    if dh <= 0 and not strict:
+        return False
+    if strict and exact_zero():
+        return True
+    return None
+
+
+class Diff:
+    """ev[a] at point pa minus ev[b] at point pb, at any precision: lhs - rhs of an
+    inequality (same point) or f(first) - f(second) of a monotonicity pair."""
+
+    def __init__(self, ev, a, pa, b, pb):
+        self.ev, self.a, self.pa, self.b, self.pb = ev, a, pa, b, pb
+        self.precision, self.high = ev.precision, ev.high
+        self.values = None  # (first, second) at the working precision
+
+    def __call__(self, dps):
+        va, vb = self.ev.at(self.a, self.pa, dps), self.ev.at(self.b, self.pb, dps)
+        if self.values is None:
+            self.values = (va, vb)
+        with mpmath.workdps(dps):
+            return va - vb, max(mpmath.mpf(1), abs(va), abs(vb))
+
+
+def check_order(ev, op, pts, syms, lhs="lhs", rhs="rhs"):
+    tight, min_margin, screened = 0, None, 0
+    min_float_margin = None
+    for pt in pts:
+        try:
+            if ev.screen:
+                fa, fb = ev.float_at(lhs, pt), ev.float_at(rhs, pt)
+                if screen_order(op, fa, fb):
+                    screened += 1
+                    m = abs(fa - fb) / max(1.0, abs(fa), abs(fb))
+                    min_float_margin = m if min_float_margin is None else min(min_float_margin, m)
+                    continue
+            diff = Diff(ev, lhs, pt, rhs, pt)
+            verdict = decide_order(op, diff, lambda: exactly_zero(
+                ev.exprs[lhs] - ev.exprs[rhs], syms, pt))
+            va, vb = diff.values
+            if verdict is True:
+                with mpmath.workdps(ev.high):
+                    d = ev.at(lhs, pt, ev.high) - ev.at(rhs, pt, ev.high)
+                return NumericOutcome("counterexample", {"points": len(pts)}, {
+                    "type": "inequality violated", "point": point_repr(syms, pt),
+                    lhs: fmt(va), rhs: fmt(vb), f"{lhs} - {rhs}": fmt(d, 6)})
+            if verdict is None:
+                tight += 1
+            else:
+                with mpmath.workdps(ev.precision):
+                    m = abs(va - vb) / max(mpmath.mpf(1), abs(va), abs(vb))
+                min_margin = m if min_margin is None else min(min_margin, m)
+        except Undefined as exc:
+            return NumericOutcome("counterexample", {"points": len(pts)}, undefined_cx(syms, pt, exc))
+    if min_float_margin is not None:
+        fm = mpmath.mpf(min_float_margin)
+        min_margin = fm if min_margin is None else min(min_margin, fm)
+    ev_ = {"points": len(pts), "digits": ev.precision, "tight_points": tight,
+           "min_relative_margin": fmt(min_margin, 3) if min_margin is not None else None}
+    if ev.screen:
+        ev_["screened_in_floats"] = screened
+    if tight == len(pts):
+        return NumericOutcome("inconclusive", ev_)
+    return NumericOutcome("consistent", ev_)
+
+
+def finite(x) -> bool:
+    return x is not None and math.isfinite(x)

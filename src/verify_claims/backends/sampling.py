@@ -1,0 +1,160 @@
+"""Seeded sample points of a declared domain, for the numeric spot-checks.
+
+A quarter of the points press one or more coordinates against a boundary (closed ends
+exactly, open ends at distances 1e-3 ... 1e-20), because that is where the paper's
+statements are delicate.  Points are mpmath numbers at the requested precision, so a
+point 1e-20 from an end is represented exactly enough to evaluate there.
+"""
+
+from __future__ import annotations
+
+import random
+
+import mpmath
+import sympy as sp
+
+from ..model.domain import DeclarationError, Domain
+from .evaluate import Program, Undefined
+
+__all__ = ["sample", "contains", "where_values", "holds", "in_interval"]
+
+
+def sample(domain: Domain, n: int, rng: random.Random, dps: int, max_tries: int = 200, edges: bool = True):
+    """Return up to n points (dicts symbol -> mpf) satisfying every `where` relation.
+
+    Raises DeclarationError if the relations reject every candidate: the domain is then
+    (numerically) empty."""
+    syms = domain.symbols()
+    checks = _where_programs(domain)
+    kinds = [type(rel) for rel in domain.where]
+    points, tries = [], 0
+    with mpmath.workdps(dps):
+        while len(points) < n:
+            edge = edges and len(points) % 4 == 3
+            pt = {s: _sample_set(domain.sets[s], rng, edge and rng.random() < 0.7) for s in syms}
+            tries += 1
+            if all(holds(k, _value(f, pt, syms, dps)) for k, f in zip(kinds, checks)):
+                points.append(pt)
+            elif tries > max_tries + 20 * n and len(points) == 0:
+                raise DeclarationError(
+                    "domain appears empty: no sampled point satisfies "
+                    + " and ".join(str(r) for r in domain.where))
+            elif tries > 50 * n + max_tries:
+                break
+    return points
+
+
+def _value(prog, pt, syms, dps):
+    try:
+        return prog.mp_at([pt[s] for s in syms], dps)
+    except Undefined:
+        return None
+
+
+def contains(domain: Domain, pt, dps: int) -> bool:
+    """Does the point satisfy every `where` relation?  (Per-symbol sets are the sampler's
+    business; this guards points built by moving one coordinate.)"""
+    return all(holds(type(rel), v) for rel, v in zip(domain.where, where_values(domain, pt, dps)))
+
+
+def where_values(domain: Domain, pt, dps: int) -> list:
+    """lhs - rhs of every `where` relation at the point (None where undefined)."""
+    syms = domain.symbols()
+    return [_value(f, pt, syms, dps + 10) for f in _where_programs(domain)]
+
+
+def _where_programs(domain: Domain):
+    # compiled once per domain: contains() runs per monotonicity pair and per rival
+    progs = domain.__dict__.get("_where_programs")
+    if progs is None:
+        syms = domain.symbols()
+        progs = [Program(rel.lhs - rel.rhs, syms, f"where relation {rel}") for rel in domain.where]
+        object.__setattr__(domain, "_where_programs", progs)
+    return progs
+
+
+def holds(kind, value) -> bool:
+    """Does a relation of this sympy class hold, given lhs - rhs?  (None: undefined.)"""
+    if value is None or isinstance(value, mpmath.mpc):
+        return False
+    if kind is sp.StrictLessThan:
+        return value < 0
+    if kind is sp.LessThan:
+        return value <= 0
+    if kind is sp.StrictGreaterThan:
+        return value > 0
+    if kind is sp.GreaterThan:
+        return value >= 0
+    if kind is sp.Unequality:
+        return value != 0
+    if kind is sp.Equality:
+        return value == 0
+    raise DeclarationError(f"unsupported relation {kind.__name__} in `where`")
+
+
+def in_interval(v, st: sp.Interval) -> bool:
+    lo, hi = st.start, st.end
+    if lo.is_finite:
+        flo = mpmath.mpf(sp.Float(lo, 60))
+        if v < flo or (v == flo and st.left_open):
+            return False
+    if hi.is_finite:
+        fhi = mpmath.mpf(sp.Float(hi, 60))
+        if v > fhi or (v == fhi and st.right_open):
+            return False
+    return True
+
+
+_EDGE_GAPS = [mpmath.mpf(10) ** -k for k in (3, 6, 10, 15, 20)]
+
+
+def _sample_set(st, rng: random.Random, edge: bool):
+    """One number from a sympy set; with edge=True, one pressed against an end."""
+    if isinstance(st, sp.FiniteSet):
+        return mpmath.mpf(sp.Float(rng.choice(list(st)), 50)) if not edge else mpmath.mpf(
+            sp.Float(rng.choice([min(st), max(st)]), 50))
+    if isinstance(st, sp.Range):
+        # respect the step: Range(1, 10, 2) is {1, 3, 5, 7, 9}
+        if st.size.is_finite:
+            k = rng.choice([0, int(st.size) - 1]) if edge else rng.randrange(int(st.size))
+            return mpmath.mpf(int(st[k]))
+        start = st.inf if st.inf.is_finite else st.sup
+        step = abs(st.step) if st.inf.is_finite else -abs(st.step)
+        k = rng.choice([0, 1, 1000]) if edge else rng.randrange(1000)
+        return mpmath.mpf(int(start + k * step))
+    lo, hi = st.start, st.end
+    flo = mpmath.mpf(sp.Float(lo, 60)) if lo.is_finite else None
+    fhi = mpmath.mpf(sp.Float(hi, 60)) if hi.is_finite else None
+    if edge:
+        side = rng.choice(["lo", "hi"])
+        gap = rng.choice(_EDGE_GAPS)
+        if side == "lo" and flo is not None:
+            if not st.left_open and rng.random() < 0.3:
+                return flo
+            width = (fhi - flo) if fhi is not None else mpmath.mpf(1)
+            return flo + gap * min(width, 1)
+        if side == "hi" and fhi is not None:
+            if not st.right_open and rng.random() < 0.3:
+                return fhi
+            width = (fhi - flo) if flo is not None else mpmath.mpf(1)
+            return fhi - gap * min(width, 1)
+        # an infinite end: press towards it with a large magnitude beyond the finite end
+        big = 1 / gap
+        if side == "hi" or flo is not None:
+            return (flo if flo is not None else 0) + big
+        return (fhi if fhi is not None else 0) - big
+    if flo is not None and fhi is not None:
+        x = flo + (fhi - flo) * mpmath.mpf(rng.random())
+        if x == flo and st.left_open or x == fhi and st.right_open:
+            x = (flo + fhi) / 2
+        return x
+    # unbounded: mix of moderate values and log-spread magnitudes
+    mag = mpmath.mpf(10) ** mpmath.mpf(rng.uniform(-4, 4)) if rng.random() < 0.5 else mpmath.mpf(
+        rng.uniform(0, 10))
+    if mag == 0:
+        mag = mpmath.mpf("0.5")
+    if flo is not None:
+        return flo + mag
+    if fhi is not None:
+        return fhi - mag
+    return mag if rng.random() < 0.5 else -mag

@@ -1,0 +1,283 @@
+"""Certification: a claim reduced to sign goals, each decided by the cheapest backend that can.
+
+A *goal* says "e > 0 (or >= 0, < 0, <= 0, = 0) at every domain point".  Each kind says
+which goals its claim amounts to (``kinds/*``); this module decides them:
+
+1. backends are tried cheapest first (symbolic, smt, interval); one that cannot apply
+   (z3 and a logarithm, enclosures and an equality) is skipped before any work;
+2. before the budget-hungry interval method, one *monotone reduction* step: if e is
+   monotone in a variable with a closed end where e is smallest, the goal at that end
+   suffices (exact methods only);
+3. a backend's "violated" answer is only a candidate: it becomes a counterexample after
+   the claim itself is re-evaluated at that point with mpmath (the same
+   stable-across-precision test as the spot-check) or exactly; an unconfirmed candidate,
+   z3 ``unknown`` and a budget that runs out are all "undecided", with a one-line reason.
+
+Deadlines are in CPU time of the process (time.process_time, like timebox.py), and z3
+counts deterministic resource units: a loaded machine does not turn a certificate into
+"no time left".  Which backend decided each goal is recorded in the claim's trace, so a
+replay of the certificate runs only that backend.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import mpmath
+import sympy as sp
+
+from ..backends import certification_backends
+from ..backends.definedness import defined
+from ..backends.sampling import contains, in_interval
+from ..model.domain import Domain
+
+__all__ = ["Goal", "Certificate", "Found", "solve_goal", "certify_goals", "certify_claim", "methods_for", "open_interval",
+           "domain_point", "none_check", "undecided", "short", "defined", "METHODS"]
+
+METHODS = ("symbolic", "smt", "interval")
+
+
+@dataclass
+class Goal:
+    expr: object
+    want: str  # positive | nonnegative | negative | nonpositive | zero
+    domain: Domain
+    text: str
+    extra: tuple = ()  # extra relations (z3 only), e.g. x != value
+
+
+@dataclass
+class Certificate:
+    verdict: str  # "certified" | "refuted" | "undecided"
+    method: str | None = None
+    detail: str = ""
+    seconds: float = 0.0
+    boxes: int | None = None
+    depth: int | None = None
+    goals: list = field(default_factory=list)
+    counterexample: dict | None = None
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        out = {"method": self.method, "detail": self.detail, "seconds": round(self.seconds, 4),
+               "boxes": self.boxes, "depth": self.depth, "goals": self.goals}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+class Found(Exception):
+    """A certification method's candidate, confirmed: the claim is refuted."""
+
+    def __init__(self, cx):
+        self.cx = cx
+
+
+def short(e, n=80):
+    s = str(e)
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+def open_interval(iv: sp.Interval) -> sp.Interval:
+    return sp.Interval(iv.start, iv.end, True, True)
+
+
+def none_check(point):
+    return None
+
+
+def methods_for(claim):
+    pick = getattr(claim, "certify_with", None)
+    if pick == "none":
+        return []
+    if pick in METHODS:
+        return [pick]
+    return list(METHODS)
+
+
+def undecided(t0, records, reason, boxes=0, depth=0):
+    return Certificate("undecided", method=None, detail="", seconds=time.process_time() - t0,
+                       boxes=boxes or None, depth=depth or None, goals=records, reason=reason[:400])
+
+
+# ------------------------------------------------------------------ one goal
+def _run_backend(name, goal, seconds, cx_check, trace):
+    backend = certification_backends()[name]
+    why = backend.declines(goal)
+    if why:
+        return None, f"declined: {why}", {}
+    dec = backend.decide(goal, seconds, trace)
+    info = {k: v for k, v in (("boxes", dec.boxes), ("depth", dec.depth)) if v is not None}
+    if dec.verdict == "holds":
+        return "holds", dec.detail, info
+    if dec.verdict == "violated":
+        cx = cx_check(dec.point) if dec.point is not None else None
+        if cx is None and getattr(cx_check, "exact", None) and dec.exact:
+            cx = cx_check.exact(dec.exact)
+        if cx is not None:
+            raise Found(cx)
+        if name == "smt":
+            return None, "z3 sat, but its model is not confirmed by mpmath (not used)", info
+        return None, "an enclosure had the wrong sign, but mpmath did not confirm it (not used)", info
+    return None, dec.detail, info
+
+
+def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
+    """(method, detail, info) of the first method that holds, or (None, reasons, info)."""
+    tried = []
+    info_all = {}
+    options = list(methods)
+    if _reduce and "interval" in methods and "smt" in methods:
+        # before the (budget-hungry) interval method: one monotone reduction step
+        options.insert(options.index("interval"), "monotone")
+    point = None
+    if trace is not None:
+        point = trace.point(f"goal:{goal.want}", goal.expr, goal.domain.sets, goal.domain.where, goal.extra)
+        options = trace.options(point, options)
+        if not options:
+            return None, "not recorded in the certificate", {}
+    for m in options:
+        if m == "monotone":
+            red = _monotone_end(goal, methods, deadline, trace)
+            if red is not None:
+                if trace is not None:
+                    trace.won(point, m)
+                return red[0], red[1], {}
+            continue
+        left = deadline - time.process_time()
+        if left <= 0.05:
+            tried.append(f"{m}: no time left")
+            break
+        share = left if m == "interval" else min(left, max(1.0, left / 3))
+        if trace is not None and trace.replaying:
+            share = left  # replaying: the one recorded method may use what is left
+        status, detail, info = _run_backend(m, goal, share, cx_check, trace)
+        info_all.update(info)
+        if status == "holds":
+            if trace is not None:
+                trace.won(point, m)
+            return m, detail, info
+        tried.append(f"{m}: {detail}")
+    return None, "; ".join(tried), info_all
+
+
+def _monotone_end(goal, methods, deadline, trace=None):
+    """Reduce a sign goal by one variable: if e is monotone in s on s's interval (its
+    derivative's sign certified on the interior, e defined on the whole interval) and the
+    interval has a closed finite end where e is smallest (for a lower-bound goal), then
+    e >= e(end) at every domain point, and it suffices to certify the goal at s = end
+    over the other variables.  Variables named in `where` relations are not reduced (their
+    slice need not be that interval).  Exact methods only (symbolic, smt), one level.
+    Returns (method, detail) or None."""
+    if goal.want not in ("positive", "nonnegative", "negative", "nonpositive") or goal.extra:
+        return None
+    sub_methods = [m for m in methods if m in ("symbolic", "smt")]
+    if not sub_methods:
+        return None
+    lower = goal.want in ("positive", "nonnegative")  # e is bounded below: its minimum matters
+    cont = [s for s, st in goal.domain.sets.items() if isinstance(st, sp.Interval)]
+    if len(cont) < 2:
+        return None
+    e = sp.sympify(goal.expr)
+    for s in cont:
+        st = goal.domain.sets[s]
+        if not e.has(s) or any(sp.sympify(r).has(s) for r in goal.domain.where):
+            continue
+        if deadline - time.process_time() < 0.5:
+            return None
+        try:
+            der = sp.diff(e, s)
+        except Exception:  # noqa: BLE001
+            continue
+        inner = Domain({**goal.domain.sets, s: open_interval(st)}, goal.domain.where)
+        for dwant, end, closed in (("nonnegative", st.start, not st.left_open),
+                                   ("nonpositive", st.end, not st.right_open)):
+            # e non-decreasing in s: smallest at the lower end; non-increasing: at the upper
+            if not lower:
+                end, closed = (st.end, not st.right_open) if dwant == "nonnegative" else (st.start, not st.left_open)
+            if not (end.is_finite and closed):
+                continue
+            left = deadline - time.process_time()
+            m1, d1, _ = solve_goal(Goal(der, dwant, inner, f"d/d{s} {dwant}"), sub_methods,
+                                   time.process_time() + min(left / 3, 5.0), none_check, trace)
+            if m1 is None:
+                continue
+            if not defined(e, goal.domain, min(1.0, left / 6), trace, at=f"monotone {s} defined"):
+                break
+            rest = Domain({k: v for k, v in goal.domain.sets.items() if k != s}, goal.domain.where)
+            reduced = Goal(e.xreplace({s: end}), goal.want, rest, f"at {s} = {end}")
+            m2, d2, _ = solve_goal(reduced, sub_methods, time.process_time() + min(
+                (deadline - time.process_time()) / 2, 10.0), none_check, trace)
+            if m2 is None:
+                break
+            return ("+".join(dict.fromkeys((m1, m2))),
+                    f"monotone in {s} (d/d{s} {dwant}: {d1}); at the worst end {s} = {end}: {d2}")
+    return None
+
+
+def certify_goals(goals, methods, deadline, t0, trace=None, records=None):
+    """Decide a list of (goal, cx_check); returns (Certificate or None when all hold,
+    methods used, boxes, depth).  A confirmed counterexample raises Found."""
+    records = records if records is not None else []
+    used, boxes, depth = [], 0, 0
+    for g, chk in goals:
+        m, detail, info = solve_goal(g, methods, deadline, chk, trace)
+        boxes += info.get("boxes") or 0
+        depth = max(depth, info.get("depth") or 0)
+        records.append({"goal": g.text, "method": m, "detail": detail})
+        if m is None:
+            return undecided(t0, records, f"{g.text}: {detail}", boxes, depth), used, boxes, depth
+        used.append(m)
+    return None, used, boxes, depth
+
+
+def domain_point(domain, point, syms, settings):
+    """A backend's candidate point as a domain point at full precision, or None if it is
+    outside the declared domain."""
+    if any(s not in point for s in syms):
+        return None
+    pt = {s: mpmath.mpf(point[s]) for s in syms}
+    for s in syms:
+        st = domain.sets[s]
+        if isinstance(st, sp.Interval) and not in_interval(pt[s], st):
+            return None
+    if not contains(domain, pt, settings.precision):
+        return None
+    return pt
+
+
+def certify_claim(claim, goals, check, budget: float, trace=None, *, before=None, after=None) -> Certificate:
+    """Certify a claim that amounts to `goals` (each re-checked by `check` when a backend
+    finds a candidate), refute it with a confirmed counterexample, or say why neither was
+    possible.  `before(methods, deadline)` may return a reason to stop first (a function
+    not shown defined); `after(methods, deadline, records)` adds what the goals do not
+    cover (a root's uniqueness) and returns (methods used or None, reason)."""
+    t0 = time.process_time()
+    deadline = t0 + budget
+    methods = methods_for(claim)
+    if not methods:
+        return Certificate("undecided", reason="certification switched off for this claim (certify_with='none')")
+    records, used, boxes, depth = [], [], 0, 0
+    try:
+        if before is not None:
+            why = before(methods, deadline)
+            if why:
+                return undecided(t0, records, why)
+        stop, used, boxes, depth = certify_goals([(g, check) for g in goals], methods, deadline, t0, trace,
+                                                 records)
+        if stop is not None:
+            return stop
+        if after is not None:
+            more, how = after(methods, deadline, records)
+            if more is None:
+                return undecided(t0, records, how, boxes, depth)
+            used += more
+    except Found as found:
+        return Certificate("refuted", method=None, detail="counterexample found by a certification method "
+                           "and confirmed by mpmath", seconds=time.process_time() - t0, goals=records,
+                           counterexample=found.cx, boxes=boxes or None, depth=depth or None)
+    method = "+".join(dict.fromkeys(used)) or None
+    detail = "; ".join(f"{r['goal']}: {r['detail']}" for r in records)
+    return Certificate("certified", method=method, detail=detail, seconds=time.process_time() - t0,
+                       boxes=boxes or None, depth=depth or None, goals=records)

@@ -1,0 +1,245 @@
+"""Verify one claim: falsify first, then prove or certify, then the numbers decide what is left.
+
+1. **Falsify first.**  The claim is spot-checked at its seeded points, cheapest first:
+   machine floats, and mpmath for every point floats cannot clear.  A confirmed
+   counterexample ends the claim's work at once: no symbolic attempt on a claim that is
+   already refuted.
+2. **Prove, then certify**, cheapest method first, within CPU-time budgets.  With a
+   certificate (from the proof store or committed beside the derivations) only the
+   recorded decisions are replayed: every step is re-done, none is trusted.  A replay that
+   does not reach the recorded status is reported, and the claim is searched again.
+3. **The numbers again, in mpmath at every point**: all of the claim's points when no
+   proof or certificate established it (the evidence behind *checked*), the first ten as
+   the cross-check of a proof.  The combination rule:
+   - numbers contradict the claim -> refuted (with the counterexample), unless a proof or
+     certificate says otherwise, which is an engine conflict reported loudly, never a pass;
+   - numbers agree -> the prover's status (proved / certified) or else checked;
+   - numbers inconclusive -> the prover's status if it has one, else undecided.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+
+from ..backends.numeric import NumericOutcome
+from ..backends.symbolic import ProofOutcome
+from ..backends.timebox import TimeUp, time_limit
+from ..kinds import kind_of
+from ..model.result import Result
+from ..model.status import Status
+from ..run.settings import Settings
+from .context import Context, Trace, claim_rng
+from .goals import Certificate
+
+__all__ = ["verify", "certify", "Settings", "claim_rng"]
+
+STRONG = (Status.PROVED, Status.CERTIFIED)
+# sample points of the high-precision cross-check of a proof (the first ones of the
+# claim's seeded sample, which the float screen has already seen)
+CROSS_CHECK_SAMPLES = 10
+
+
+def verify(claim, settings: Settings | None = None, *, certificate: dict | None = None) -> Result:
+    """Establish `claim` as strongly as possible; see the module docstring.
+
+    `certificate` is a record written by an earlier run (``Result.evidence['trace']`` and its
+    status): its decisions are replayed instead of searching."""
+    settings = settings or Settings()
+    t0 = time.process_time()
+    # sympy's assumption system shuffles its rules with the global random module: seeding
+    # it per claim makes a verdict independent of which claims ran before in this process
+    random.seed(f"sympy:{settings.seed}:{claim.id}")
+    kind = kind_of(claim)
+    try:
+        screen = kind.spot_check(claim, settings, claim_rng(settings, claim.id), screen=True)
+        t1 = time.process_time()
+        if screen.verdict == "counterexample":
+            return _refuted_first(claim, screen, t0, t1)
+        result = _establish(kind, claim, settings, certificate, screen, t0, t1)
+        replay = result.evidence.get("replay")
+        if replay is not None and replay.get("result") == "failed":
+            # a committed or stored certificate that does not replay is never trusted:
+            # search from scratch, and say so
+            fresh = _establish(kind, claim, settings, None, screen, t0, t1)
+            fresh.evidence["replay"] = replay
+            fresh.message = (f"CERTIFICATE DID NOT REPLAY ({replay.get('reason', '')}); searched again. "
+                             + fresh.message).strip()
+            return fresh
+        return result
+    except Exception as exc:  # a claim that raises is an error of that claim, not of the run
+        return Result.for_claim(claim, Status.ERROR, message=f"{type(exc).__name__}: {exc}",
+                                seconds=round(time.process_time() - t0, 4))
+
+
+def _refuted_first(claim, numeric: NumericOutcome, t0, t1) -> Result:
+    where = f" at step {numeric.step}" if numeric.step else ""
+    evidence = {"symbolic": {"status": "not attempted", "method": "",
+                             "reason": "the numeric check refuted the claim first"},
+                "numeric": {"verdict": numeric.verdict.value, "seconds": round(t1 - t0, 4), "mode": "screen",
+                            **numeric.evidence}}
+    return Result.for_claim(claim, Status.REFUTED, method="numeric counterexample (mpmath)",
+                            message=f"counterexample{where}", evidence=evidence,
+                            counterexample=numeric.counterexample,
+                            steps=kind_of(claim).steps(claim, ProofOutcome(None), numeric),
+                            seconds=round(time.process_time() - t0, 4))
+
+
+def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
+    recorded = (certificate or {}).get("status")
+    negative = certificate is not None and recorded not in ("proved", "certified")
+    ctx = Context(settings, Trace(certificate.get("decisions", {}) if certificate and not negative else None))
+    cert = None
+    if negative:
+        # the record says no sound method succeeded: nothing to replay, no search
+        proof = ProofOutcome(None, "", {"skipped": "the certificate records that no proof or certificate "
+                                                   "was found (search again with --no-certificates)"})
+        t2 = time.process_time()
+    else:
+        proof = _attempt_proof(kind, claim, ctx, settings.symbolic_budget())
+        t2 = time.process_time()
+        cert = _attempt_certificate(kind, claim, ctx, proof, screen, settings)
+    t3 = time.process_time()
+    strong = proof.status is not None or (cert is not None and cert.verdict == "certified")
+    # the numbers again, every point in mpmath: for a claim that no proof or certificate
+    # established, at all its points (that is what *checked* means); for a proof, at the
+    # first CROSS_CHECK_SAMPLES of them, a cross-check independent of the float screen
+    checking = replace(settings, samples=min(settings.samples, CROSS_CHECK_SAMPLES)) if strong else settings
+    numeric = kind.spot_check(claim, checking, claim_rng(settings, claim.id), screen=False)
+    t4 = time.process_time()
+    status, method, message = _combine(proof, numeric)
+    counterexample = numeric.counterexample if status in (Status.REFUTED, Status.ERROR) else None
+    if cert is not None:
+        status, method, message, counterexample = _combine_certificate(
+            cert, status, method, message, counterexample, proof, numeric)
+    evidence = {"symbolic": {"status": proof.status or "not established", "method": proof.method,
+                             "seconds": round(t2 - t1, 4), **proof.evidence},
+                "numeric": {"verdict": numeric.verdict.value, "seconds": round((t1 - t0) + (t4 - t3), 4),
+                            **numeric.evidence, "screen": _screen_summary(screen)}}
+    if cert is not None:
+        evidence["certificate"] = {**cert.to_json(), "seconds": round(t3 - t2, 4)}
+    elif proof.status == "certified":
+        evidence["certificate"] = {"method": "symbolic", "detail": proof.method, "seconds": round(t2 - t1, 4),
+                                   "boxes": None, "depth": None, "goals": []}
+    if status in STRONG:
+        evidence["trace"] = ctx.trace.record
+    if certificate is not None:
+        evidence["replay"] = _replay_outcome(recorded, status, negative)
+    return Result.for_claim(claim, status, method=method, evidence=evidence, counterexample=counterexample,
+                            message=message, steps=kind.steps(claim, proof, numeric),
+                            seconds=round(time.process_time() - t0, 4))
+
+
+def _screen_summary(screen: NumericOutcome) -> dict:
+    return {"verdict": screen.verdict.value, **{k: v for k, v in screen.evidence.items() if k != "inconclusive_at"}}
+
+
+def _replay_outcome(recorded, status, negative) -> dict:
+    if negative:
+        return {"result": "search skipped", "recorded": recorded}
+    if Status(status) in STRONG and Status(status).strength <= Status(recorded).strength:
+        return {"result": "replayed", "recorded": recorded}
+    if Status(status) in (Status.REFUTED, Status.ERROR):
+        return {"result": "contradicted", "recorded": recorded}
+    return {"result": "failed", "recorded": recorded,
+            "reason": f"the certificate recorded {recorded}, the replay reached {Status(status).value}"}
+
+
+def _attempt_proof(kind, claim, ctx: Context, budget: float) -> ProofOutcome:
+    box = None
+    try:
+        with time_limit(budget) as box:
+            return kind.prove(claim, ctx)
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise
+        return ProofOutcome(None, "sympy", {"stopped": f"symbolic attempt stopped after {budget:g} s"})
+    except RecursionError:
+        return ProofOutcome(None, "sympy", {"stopped": "sympy recursion limit"})
+
+
+def _attempt_certificate(kind, claim, ctx: Context, proof: ProofOutcome, numeric, settings: Settings):
+    """Certification of an inequality-like claim the prover did not establish."""
+    if not kind.inequality_like or proof.status is not None:
+        return None
+    budget = settings.certification_budget()
+    box = None
+    try:
+        with time_limit(budget + 1.0) as box:
+            return kind.certify(claim, ctx, proof, numeric, budget)
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise
+        return Certificate("undecided", reason=f"certification stopped after {budget:g} s")
+    except RecursionError:
+        return Certificate("undecided", reason="recursion limit in certification")
+
+
+def _combine_certificate(cert: Certificate, status, method, message, counterexample, proof, numeric):
+    """A certificate upgrades checked (or undecided) to certified; a confirmed
+    counterexample of a certification method refutes; either contradicting the other
+    evidence is an engine conflict, never a pass."""
+    if cert.verdict == "certified":
+        if numeric.verdict == "counterexample":
+            return (Status.ERROR, "engine conflict",
+                    f"ENGINE CONFLICT: certified ({cert.method}) but the numeric check found a "
+                    "counterexample; report this as a bug", numeric.counterexample)
+        note = "" if numeric.verdict == "consistent" else message
+        return Status.CERTIFIED, f"certified ({cert.method})", note, None
+    if cert.verdict == "refuted":
+        if proof.status is not None:
+            return (Status.ERROR, "engine conflict",
+                    f"ENGINE CONFLICT: the prover says {proof.status} ({proof.method}) but certification "
+                    "found a confirmed counterexample; report this as a bug", cert.counterexample)
+        if status == Status.REFUTED:
+            return status, method, message, counterexample
+        return (Status.REFUTED, "counterexample from certification (confirmed by mpmath)",
+                "counterexample found by certification; the random spot-check missed it",
+                cert.counterexample)
+    return status, method, message, counterexample
+
+
+def _combine(proof: ProofOutcome, numeric: NumericOutcome):
+    if numeric.verdict == "counterexample":
+        undefined = (numeric.counterexample or {}).get("type") == "undefined"
+        if proof.status is not None and undefined:
+            # the algebra holds where both sides are defined; the declared domain does not
+            # keep the claim defined, so as declared it is refuted (not an engine conflict)
+            return (Status.REFUTED, "numeric counterexample (mpmath)",
+                    "undefined at a point of the declared domain; the symbolic "
+                    f"{proof.status} result holds only where the claim is defined")
+        if proof.status is not None:
+            return (Status.ERROR, "engine conflict",
+                    f"ENGINE CONFLICT: the prover says {proof.status} ({proof.method}) but the "
+                    "numeric check found a counterexample; report this as a bug")
+        where = f" at step {numeric.step}" if numeric.step else ""
+        return Status.REFUTED, "numeric counterexample (mpmath)", f"counterexample{where}"
+    if numeric.verdict == "consistent":
+        if proof.status is not None:
+            return Status(proof.status), proof.method, ""
+        if proof.disagrees:
+            return (Status.UNDECIDED, "conflicting evidence",
+                    f"{proof.disagrees}, but the numbers agree with the claim; neither is trusted alone")
+        return Status.CHECKED, "numeric spot-check (mpmath)", ""
+    # inconclusive numbers
+    if proof.status is not None:
+        return Status(proof.status), proof.method, "numeric check inconclusive: " + str(
+            numeric.evidence.get("inconclusive_at", {}).get("explanation", "tight at every point"))
+    why = numeric.evidence.get("inconclusive_at", {}).get("explanation", "")
+    return Status.UNDECIDED, "", "neither proved nor decided numerically" + (f": {why}" if why else "")
+
+
+def certify(claim, settings: Settings | None = None, budget: float | None = None, *, solved: bool = False,
+            trace: Trace | None = None) -> Certificate:
+    """Certification alone (no numbers first, no prover): what the certification benchmark
+    and the backend tests measure.  `solved`: the prover's exact result is taken as given
+    (a root's value solves its equation; a maximiser's gradient vanishes)."""
+    settings = settings or Settings()
+    kind = kind_of(claim)
+    if not kind.inequality_like:
+        return Certificate("undecided", reason=f"no certification method for {claim.kind} claims")
+    evidence = {"solves_proved": solved, "first_order": "gradient vanishes (proved)" if solved else ""}
+    ctx = Context(settings, trace or Trace())
+    budget = settings.certification_budget() if budget is None else budget
+    return kind.certify(claim, ctx, ProofOutcome(None, "", evidence), NumericOutcome("consistent", {}), budget)

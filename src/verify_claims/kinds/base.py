@@ -1,0 +1,40 @@
+"""What every claim kind provides: one class per kind, one module per class.
+
+As sympy keeps each type's behaviour in its own ``_eval_*`` methods, a kind says in one
+place how a claim of that kind is
+
+- spot-checked numerically (``spot_check``; ``screen=True`` is the cheap falsify-first
+  pass: floats first, mpmath for every doubtful point),
+- proved exactly (``prove``: a symbolic derivation, never a refutation),
+- certified over its whole domain (``certify``: reduced to sign goals that the backends
+  decide), when the kind is inequality-like,
+- and, for chains, which steps hold (``steps``).
+
+The engine (``engine.verify``) runs these in that order and combines what they found.
+"""
+
+from __future__ import annotations
+
+from ..backends.symbolic import ProofOutcome
+
+__all__ = ["Kind"]
+
+
+class Kind:
+    name = ""            # the claim model's kind string ("identity", ...)
+    cost = 9             # scheduling order: heavier kinds start first (lower runs earlier)
+    inequality_like = False  # its strongest status is "certified" (shown over a whole domain)
+
+    def spot_check(self, claim, settings, rng, screen: bool = False):
+        raise NotImplementedError
+
+    def prove(self, claim, ctx) -> ProofOutcome:
+        return ProofOutcome(None, "", {})
+
+    def certify(self, claim, ctx, proof, numeric, budget):
+        """A Certificate (certified, refuted with a confirmed counterexample, or undecided
+        with a reason), or None when the kind has nothing to certify."""
+        return None
+
+    def steps(self, claim, proof, numeric):
+        return None

@@ -1,0 +1,183 @@
+"""Chain: a derivation, each displayed line verified against the one before it.
+
+A step "equals" the previous expression on the domain, or (equations) is "equivalent" to
+it (its residual is the previous one times a multiplier that never vanishes) or is
+"implied" by it (the multiplier may vanish, as in squaring).  Numerically, what the
+relation means is also tested on solutions of the previous equation found by root
+finding: where it holds, the next one must hold too (and conversely for "equivalent").
+"""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from ..backends.evaluate import real_value
+from ..backends.numeric import (SCREEN_MARGIN, Evaluator, NumericOutcome, Undefined, check_equal, fmt,
+                                point_repr, residual_of, sample_points, tol, undefined_cx)
+from ..backends.sampling import contains, in_interval
+from ..backends.symbolic import CERTIFIED, PROVED, ProofOutcome, assume, prove_sign, short, weakest, zero_by
+from ..model.domain import Domain
+from .base import Kind
+
+
+class ChainKind(Kind):
+    name = "chain"
+    cost = 4
+
+    def spot_check(self, claim, settings, rng, screen=False):
+        syms = claim.domain.symbols()
+        pts = sample_points(claim.domain, settings, rng)
+        verdicts = []
+        for i in range(1, len(claim.steps)):
+            prev, cur = claim.steps[i - 1], claim.steps[i]
+            if cur.relation == "equals":
+                exprs = {"previous": prev.expr, "step": cur.expr}
+                if isinstance(cur.expr, sp.Equality):  # equation = equation: both sides equal
+                    exprs = {"previous": prev.expr.lhs - prev.expr.rhs, "step": cur.expr.lhs - cur.expr.rhs}
+                out = check_equal(Evaluator(syms, exprs, settings.precision, screen=screen, domain=claim.domain), "step", "previous", pts)
+            else:
+                mult = cur.multiply_by if cur.multiply_by is not None else sp.cancel(
+                    residual_of(cur.expr) / residual_of(prev.expr))
+                ev = Evaluator(syms, {"previous": residual_of(prev.expr), "step": residual_of(cur.expr),
+                                       "multiplier": mult}, settings.precision, screen=screen,
+                               domain=claim.domain)
+                out = check_equal(ev, "step", "previous", pts, mult="multiplier")
+                if out.verdict == "consistent" and cur.relation == "equivalent":
+                    out = _check_nonzero(ev, "multiplier", pts) or out
+                # what the relation means: where the previous equation holds, this one holds
+                # (and conversely for "equivalent"); tested on solutions found numerically
+                if out.verdict == "consistent":
+                    out = _check_on_solutions(ev, claim.domain, "previous", "step", pts, rng) or out
+                if out.verdict == "consistent" and cur.relation == "equivalent":
+                    out = _check_on_solutions(ev, claim.domain, "step", "previous", pts, rng) or out
+            verdicts.append(out.verdict)
+            if out.verdict == "counterexample":
+                out.step = i + 1
+                out.counterexample["failing step"] = i + 1
+                out.step_verdicts = verdicts
+                return out
+        return NumericOutcome("consistent", {"points": len(pts), "digits": settings.precision,
+                                             "steps": len(claim.steps)}, step_verdicts=verdicts)
+
+    def prove(self, claim, ctx):
+        rep, facts = assume(claim)
+        statuses, evidence = [], []
+        for i in range(1, len(claim.steps)):
+            prev, cur = claim.steps[i - 1], claim.steps[i]
+            p, c = residual_of(prev.expr).xreplace(rep), residual_of(cur.expr).xreplace(rep)
+            if cur.relation == "equals":
+                how, res = zero_by(c - p, facts, ctx.trace, at=f"step {i + 1}")
+                ok = PROVED if how else None
+                note = {"step": i + 1, "strategy": how, "residual": "0" if how else short(res)}
+            else:
+                m = cur.multiply_by
+                m = sp.cancel(c / p) if m is None else sp.sympify(m).xreplace(rep)
+                how, res = zero_by(c - m * p, facts, ctx.trace, at=f"step {i + 1}")
+                ok = PROVED if how else None
+                # residual = m * previous shows "previous = 0 => this = 0" only where m is
+                # finite: a denominator vanishing on the previous equation's solutions
+                # (m = (x**2 + 1)/(x - 1) for x = 1) would make any step "follow"
+                den = sp.denom(sp.together(m))
+                if ok and den.free_symbols and not (prove_sign(den, "positive", facts, ctx.trace, at=f"step {i + 1} poles")
+                                                    or prove_sign(den, "negative", facts, ctx.trace,
+                                                                  at=f"step {i + 1} poles")):
+                    ok = None
+                    how = None
+                    note_den = f"the multiplier's denominator {short(den)} is not shown non-zero"
+                else:
+                    note_den = None
+                note = {"step": i + 1, "strategy": how, "multiplier": short(m),
+                        "residual": "0" if how else short(res)}
+                if note_den:
+                    note["multiplier_poles"] = note_den
+                if ok and cur.relation == "equivalent":
+                    nz = prove_sign(m, "nonzero", facts, ctx.trace, at=f"step {i + 1} multiplier")
+                    note["multiplier_nonzero"] = bool(nz)
+                    # the multiplier's sign is an inequality over the domain: certified level
+                    ok = CERTIFIED if nz and m.free_symbols else (PROVED if nz else None)
+            statuses.append(ok)
+            evidence.append(note)
+        status = weakest(statuses)
+        return ProofOutcome(status, "sympy, step by step", {"steps": evidence}, step_statuses=statuses)
+
+    def steps(self, claim, proof, numeric):
+        out = []
+        for i, step in enumerate(claim.steps):
+            entry = {"step": i + 1, "latex": sp.latex(step.expr), "because": step.because,
+                     "relation": step.relation if i else "start"}
+            if i:
+                s = proof.step_statuses[i - 1] if proof.step_statuses else None
+                nv = numeric.step_verdicts[i - 1] if numeric.step_verdicts and i - 1 < len(
+                    numeric.step_verdicts) else None
+                if nv == "counterexample":
+                    entry["status"] = "refuted"
+                elif s is not None:
+                    entry["status"] = s
+                elif nv == "consistent":
+                    entry["status"] = "checked"
+                else:
+                    entry["status"] = "not-reached" if numeric.step and i + 1 > numeric.step else "undecided"
+            out.append(entry)
+        return out
+
+
+def _check_on_solutions(ev, domain: Domain, given: str, then: str, pts, rng, tries: int = 20):
+    """At points where equation `given` holds (found by root-finding in one symbol),
+    equation `then` must hold too.  Returns a counterexample outcome or None."""
+    syms = ev.symbols
+    movable = [s_ for s_ in syms if isinstance(domain.sets.get(s_), sp.Interval)
+               and ev.exprs[given].has(s_)]
+    if not movable:
+        return None
+    dps = ev.precision + 10
+    for pt in pts[:tries]:
+        s_ = rng.choice(movable)
+
+        def g(t):
+            q = dict(pt)
+            q[s_] = t
+            return ev.at(given, q, dps)
+        try:
+            with mpmath.workdps(dps):
+                root = mpmath.findroot(g, pt[s_], tol=mpmath.mpf(10) ** (-(dps - 5)))
+            root = real_value(root, "root")
+        except (Undefined, ValueError, ZeroDivisionError, TypeError):
+            continue  # no solution found from here
+        q = dict(pt)
+        q[s_] = root
+        if not in_interval(root, domain.sets[s_]) or not contains(domain, q, ev.precision):
+            continue
+        try:
+            gv = ev.at(given, q, ev.high)
+            tv = ev.at(then, q, ev.high)
+        except Undefined:
+            continue
+        # given holds to 2p/3 digits while `then` is clearly non-zero (above 10^(-p/3))
+        if abs(gv) < tol(ev.precision) and abs(tv) > mpmath.mpf(10) ** (-ev.precision // 3):
+            return NumericOutcome("counterexample", {}, {
+                "type": "does not follow", "point": point_repr(syms, q),
+                f"{given} residual": fmt(gv, 6), f"{then} residual": fmt(tv),
+                "explanation": f"the {given} equation holds here but the {then} one does not"})
+    return None
+
+
+def _check_nonzero(ev, name, pts):
+    for pt in pts:
+        if ev.screen:
+            fv = ev.float_at(name, pt)
+            if fv is not None and abs(fv) > SCREEN_MARGIN:
+                continue  # clearly non-zero in doubles
+        try:
+            v = ev.at(name, pt, ev.high)
+        except Undefined as exc:
+            return NumericOutcome("counterexample", {}, undefined_cx(ev.symbols, pt, exc))
+        if abs(v) <= tol(ev.high):
+            return NumericOutcome("counterexample", {"points": len(pts)}, {
+                "type": "multiplier vanishes", "point": point_repr(ev.symbols, pt),
+                "multiplier": fmt(v),
+                "explanation": "an 'equivalent' step multiplied the equation by zero here"})
+    return None
+
+
+KIND = ChainKind()

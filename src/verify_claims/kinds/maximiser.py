@@ -1,0 +1,378 @@
+"""Maximiser: a point maximises an objective over a feasible set, at every parameter point
+(``scope="global"``: against the whole feasible set; ``"local"``: first- and second-order
+conditions).  ``frozen`` substitutions (pi_old -> the point) are applied first: this is
+how a stationary policy is a maximiser.
+
+Falsified by comparing the point with seeded feasible rivals and small perturbations.
+Proved by a zero gradient at a feasible point of a strictly concave objective on a convex
+set (sympy), else certified by one of three routes (see ``_certify_maximiser``).
+"""
+
+from __future__ import annotations
+
+import time
+
+import mpmath
+import sympy as sp
+
+from ..backends.definedness import defined
+from ..backends.functions import nonsmooth
+from ..backends.numeric import (Evaluator, NumericOutcome, Undefined, fmt, point_repr, sample_points, screen_order,
+                                tol, undefined_cx)
+from ..backends.sampling import holds, in_interval, sample, where_values
+from ..backends.symbolic import CERTIFIED, ProofOutcome, assume, is_linear, prove_sign, short, zero_by
+from ..engine.goals import Certificate, Goal, methods_for, none_check, open_interval, solve_goal, undecided
+from ..model.domain import Domain
+from .base import Kind
+
+
+class MaximiserKind(Kind):
+    name = "maximiser"
+    cost = 0
+    inequality_like = True
+
+    def spot_check(self, claim, settings, rng, screen=False):
+        params = claim.domain.symbols()
+        wrt = claim.wrt
+        obj = claim.objective.subs(claim.frozen, simultaneous=True) if claim.frozen else claim.objective
+        allsyms = params + tuple(wrt)
+        exprs = {"f": obj}
+        for v in wrt:
+            exprs[f"at[{v}]"] = claim.at[v]
+        ev = Evaluator(allsyms, exprs, settings.precision, screen=screen, domain=claim.domain)
+        feasible = claim.feasible()
+        n_params = max(10, settings.samples // 4)
+        n_cmp = 40
+        pts = sample_points(claim.domain, settings, rng, n_params) if params else [{}]
+        compared, unresolved = 0, 0
+        for pt in pts:
+            star = dict(pt)
+            try:
+                for v in wrt:
+                    star[v] = mpmath.mpf(0)
+                for v in wrt:
+                    star[v] = ev.at(f"at[{v}]", dict(star), settings.precision + 20)
+                where = _feasibility(feasible, star, wrt, settings.precision)
+                if where == "edge":
+                    # within rounding of the boundary (e.g. 1 - 1e-400000): not resolvable here
+                    unresolved += 1
+                    continue
+                if where == "no":
+                    return NumericOutcome("counterexample", {"parameter_points": len(pts)}, {
+                        "type": "claimed maximiser is infeasible", "point": point_repr(params, pt),
+                        **{str(v): fmt(star[v]) for v in wrt}})
+                fstar = ev.at("f", star, settings.precision)
+            except Undefined as exc:
+                if _feasibility(feasible, star, wrt, settings.precision) == "edge":
+                    unresolved += 1
+                    continue
+                return NumericOutcome("counterexample", {}, undefined_cx(params, pt, exc))
+            rivals = []
+            if claim.scope == "global":
+                for c in sample(feasible, n_cmp, rng, settings.precision + 20):
+                    r = dict(pt)
+                    r.update(c)
+                    rivals.append(r)
+            for k in (3, 6, 9):  # small perturbations probe the local condition
+                for _ in range(2):
+                    q = dict(star)
+                    for v in wrt:
+                        with mpmath.workdps(settings.precision + 20):
+                            q[v] = star[v] + (mpmath.mpf(10) ** -k) * rng.choice([-1, 1])
+                    if _feasibility(feasible, q, wrt, settings.precision) == "yes":
+                        rivals.append(q)
+            fstar_float = ev.float_at("f", star) if screen else None
+            for q in rivals:
+                q = {**pt, **{v: q[v] for v in wrt}}
+                try:
+                    if fstar_float is not None and screen_order("<", ev.float_at("f", q), fstar_float):
+                        compared += 1
+                        continue  # clearly worse than the claimed point, in doubles
+                    fq = ev.at("f", q, settings.precision)
+                    worse = fq - fstar
+                    if worse > tol(settings.precision) * max(1, abs(fstar)):
+                        fq = ev.at("f", q, ev.high)
+                        fs = ev.at("f", star, ev.high)
+                        with mpmath.workdps(ev.high):
+                            worse = fq - fs
+                        if worse > tol(ev.high) * max(1, abs(fs)):
+                            return NumericOutcome("counterexample", {"parameter_points": len(pts)}, {
+                                "type": "a feasible point does better", "point": point_repr(params, pt),
+                                "claimed": {str(v): fmt(star[v]) for v in wrt},
+                                "objective(claimed)": fmt(fs),
+                                "better": {str(v): fmt(q[v]) for v in wrt}, "objective(better)": fmt(fq)})
+                    compared += 1
+                except Undefined:
+                    continue  # the objective may be undefined at a rival; that rival cannot win
+        evidence = {"parameter_points": len(pts), "comparisons": compared, "digits": settings.precision,
+                    "scope": claim.scope, "unresolved_points": unresolved}
+        if unresolved == len(pts) or compared == 0:  # nothing was actually compared
+            return NumericOutcome("inconclusive", evidence)
+        return NumericOutcome("consistent", evidence)
+
+    def prove(self, claim, ctx):
+        feas = claim.feasible()
+        rep, facts = assume(claim, feas)
+        obj = claim.objective.subs(claim.frozen, simultaneous=True) if claim.frozen else claim.objective
+        obj = obj.xreplace(rep)
+        wrt = [rep[v] for v in claim.wrt]
+        at = {rep[k]: sp.sympify(v).xreplace(rep) for k, v in claim.at.items()}
+        ev = {}
+        for v in wrt:
+            how, res = zero_by(sp.diff(obj, v).subs(at, simultaneous=True), facts, ctx.trace, at=f"d/d{v} at the point")
+            if not how:
+                ev["first_order"] = f"not established ({short(res)})"
+                return ProofOutcome(None, "sympy", ev)
+        ev["first_order"] = "gradient vanishes (proved)"
+        # the point must also be feasible before any optimality argument means anything
+        for k in claim.wrt:
+            iv, val = feas.sets[k], at[rep[k]]
+            if not isinstance(iv, sp.Interval):
+                # a finite set: the point must be one of its members, exactly
+                members = list(iv) if isinstance(iv, sp.FiniteSet) else None
+                if members is None or not any(zero_by(val - sp.sympify(m), facts, ctx.trace, at=f"member {k}")[0]
+                                                  for m in members):
+                    ev["feasible"] = f"not established for {k}"
+                    return ProofOutcome(None, "sympy", ev)
+                continue
+            if isinstance(iv, sp.Interval):
+                ends = [(val - iv.start, iv.left_open), (iv.end - val, iv.right_open)]
+                for d, open_ in ends:
+                    if d.is_finite is False or d.has(sp.oo, -sp.oo):
+                        continue
+                    if not prove_sign(d, "positive" if open_ else "nonnegative", facts, ctx.trace, at=f"feasible {k}"):
+                        ev["feasible"] = f"not established for {k}"
+                        return ProofOutcome(None, "sympy", ev)
+        for rel in feas.where:
+            d = (rel.rhs - rel.lhs) if isinstance(rel, (sp.StrictLessThan, sp.LessThan)) else (rel.lhs - rel.rhs)
+            d = d.xreplace(rep).subs(at, simultaneous=True)
+            strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
+            if not prove_sign(d, "positive" if strict else "nonnegative", facts, ctx.trace, at="feasible where"):
+                ev["feasible"] = f"not established for {rel}"
+                return ProofOutcome(None, "sympy", ev)
+        ev["feasible"] = "proved"
+        # concavity gives a global maximum only on a convex feasible set: intervals cut by
+        # linear relations (a polytope); a discrete or non-convex set is left to the numbers
+        convex = all(isinstance(feas.sets[k], sp.Interval) for k in claim.wrt) and all(
+            is_linear(rel.lhs - rel.rhs, claim.wrt) for rel in feas.where)
+        if not convex or nonsmooth(obj):
+            ev["second_order"] = "not attempted (feasible set not convex, or objective not smooth)"
+            return ProofOutcome(None, "sympy", ev)
+        hess = sp.hessian(obj, wrt)
+        minors = [hess[:k, :k].det() for k in range(1, len(wrt) + 1)]
+        # negative definite iff the k-th leading minor has sign (-1)^k
+        wants = ["negative" if k % 2 else "positive" for k in range(1, len(wrt) + 1)]
+        if all(prove_sign(m, w, facts, ctx.trace, at=f"minor {i + 1}") for i, (m, w) in enumerate(zip(minors, wants))):
+            ev["second_order"] = "Hessian negative definite on the whole feasible set (strictly concave)"
+            return ProofOutcome(CERTIFIED, "sympy (stationary point of a strictly concave objective)", ev)
+        if claim.scope == "local":
+            at_pt = [m.subs(at, simultaneous=True) for m in minors]
+            if all(prove_sign(m, w, facts, ctx.trace, at=f"minor {i + 1} at the point")
+                   for i, (m, w) in enumerate(zip(at_pt, wants))):
+                ev["second_order"] = "Hessian negative definite at the point"
+                return ProofOutcome(CERTIFIED, "sympy (first and second order conditions)", ev)
+        ev["second_order"] = "not established"
+        return ProofOutcome(None, "sympy", ev)
+
+    def certify(self, claim, ctx, proof, numeric, budget):
+        if proof.evidence.get("stopped"):
+            # the objective's derivatives already exhausted the symbolic budget; the routes
+            # differentiate it again (twice for the Hessian), which would only add another
+            # budget to a claim that is near the per-claim limit
+            return Certificate("undecided", reason="maximiser: the objective's derivatives exhausted the symbolic "
+                               "budget; certification not attempted")
+        methods = methods_for(claim)
+        if not methods:
+            return Certificate("undecided", reason="certification switched off for this claim (certify_with='none')")
+        first_order = proof.evidence.get("first_order") == "gradient vanishes (proved)"
+        t0 = time.process_time()
+        return _certify_maximiser(claim, methods, t0, t0 + budget, first_order, ctx.trace)
+
+
+def _feasibility(feasible: Domain, pt, wrt, precision) -> str:
+    """'yes', 'no', or 'edge' when only rounding separates the point from the closure."""
+    # the comparisons run at the points' own precision: at mpmath's default 15 digits,
+    # 1 + 1e-20 rounds to 1, and a point 1e-40 above it would look outside the tolerance
+    with mpmath.workdps(precision + 20):
+        return _feasibility_at(feasible, pt, wrt, precision)
+
+
+def _feasibility_at(feasible: Domain, pt, wrt, precision) -> str:
+    tol = mpmath.mpf(10) ** (-(2 * precision) // 3)
+    edge = False
+    for v in wrt:
+        st = feasible.sets[v]
+        if not isinstance(st, sp.Interval):
+            members = list(st) if isinstance(st, sp.FiniteSet) or st.size.is_finite else None
+            if members is not None:
+                gaps = [abs(pt[v] - mpmath.mpf(sp.Float(m, 60))) for m in members]
+                if min(gaps) > tol * max(1, abs(pt[v])):
+                    return "no"
+            elif not mpmath.isint(mpmath.nint(pt[v])) or abs(pt[v] - mpmath.nint(pt[v])) > tol:
+                return "no"
+            continue
+        if isinstance(st, sp.Interval) and not in_interval(pt[v], st):
+            lo = mpmath.mpf(sp.Float(st.start, 60)) if st.start.is_finite else -mpmath.inf
+            hi = mpmath.mpf(sp.Float(st.end, 60)) if st.end.is_finite else mpmath.inf
+            if lo - tol * max(1, abs(lo)) <= pt[v] <= hi + tol * max(1, abs(hi)):
+                edge = True
+            else:
+                return "no"
+    for rel, val in zip(feasible.where, where_values(feasible, pt, precision)):
+        if not holds(type(rel), val):
+            if isinstance(val, mpmath.mpf) and abs(val) <= tol:
+                edge = True
+            else:
+                return "no"
+    return "edge" if edge else "yes"
+
+
+class _Stop(Exception):
+    """A goal of a maximiser route was not established (the reason says which)."""
+
+
+def _feasibility_goals(claim, at, feas):
+    """The point lies in the feasible set: in each variable's interval (or finite set)
+    and on the right side of every over_where relation, at every parameter point."""
+    out = []
+    for k in claim.wrt:
+        st, v = feas.sets[k], at[k]
+        if not isinstance(st, sp.Interval):
+            raise _Stop(f"the feasible set of {k} is not an interval")
+        if st.start.is_finite:
+            out.append(Goal(v - st.start, "positive" if st.left_open else "nonnegative", claim.domain,
+                            f"point: {k} above the lower end"))
+        if st.end.is_finite:
+            out.append(Goal(st.end - v, "positive" if st.right_open else "nonnegative", claim.domain,
+                            f"point: {k} below the upper end"))
+    for rel in feas.where:
+        d = (rel.rhs - rel.lhs) if isinstance(rel, (sp.StrictLessThan, sp.LessThan)) else (rel.lhs - rel.rhs)
+        strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
+        if not isinstance(rel, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
+            raise _Stop(f"feasible-set relation {rel} is not an inequality")
+        out.append(Goal(sp.sympify(d).subs(at, simultaneous=True), "positive" if strict else "nonnegative",
+                        claim.domain, f"point satisfies {rel}"))
+    return out
+
+
+def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=None):
+    """A Maximiser claim over its whole parameter domain (Section 1.3's stationary
+    policies, the maximisers of Sections 2.3 and 3).  Three sound routes:
+
+    A. one variable, global: the point is feasible, f is defined (continuous) on the
+       feasible interval I, and f' >= 0 on I's interior left of the point, f' <= 0 right
+       of it.  By the mean value theorem f(y) <= f(point) for every y in I.  No
+       stationarity is needed, so a maximiser at an end of I is covered.
+    B. global: the point is feasible, the gradient vanishes there (the prover's exact
+       identity, else a z3 zero goal), the feasible set is convex (intervals cut by
+       linear relations) and the Hessian is negative definite on all of it (leading
+       minors of alternating sign): f is strictly concave, so the point is its maximum.
+    C. local: feasible, zero gradient, Hessian negative definite at the point (its
+       leading minors' signs as goals over the parameter domain): a strict local max.
+
+    Sign goals are never turned into counterexamples here: f' < 0 somewhere left of the
+    point does not by itself refute a global maximum (the numbers decide refutation)."""
+    records, used = [], []
+    f = sp.sympify(claim.objective)
+    if claim.frozen:
+        f = f.subs(claim.frozen, simultaneous=True)
+    wrt = list(claim.wrt)
+    at = {k: sp.sympify(v) for k, v in claim.at.items()}
+    feas = claim.feasible()
+
+    def need(goal, allowed=None, until=None):
+        ms = [m for m in methods if allowed is None or m in allowed] or methods
+        m, detail, _ = solve_goal(goal, ms, min(deadline, until or deadline), none_check, trace)
+        records.append({"goal": goal.text, "method": m, "detail": detail})
+        if m is None:
+            raise _Stop(f"{goal.text}: {detail}")
+        used.append(m)
+
+    def done(route):
+        return Certificate("certified", method="+".join(dict.fromkeys(used)) or None,
+                           detail=route + "; " + "; ".join(f"{r['goal']}: {r['detail']}" for r in records),
+                           seconds=time.process_time() - t0, goals=records)
+
+    try:
+        if nonsmooth(f):
+            raise _Stop("objective not smooth (Piecewise/Max/...): no derivative argument")
+        for g in _feasibility_goals(claim, at, feas):
+            need(g)
+    except _Stop as stop:
+        return undecided(t0, records, f"maximiser: {stop}")
+    params = dict(claim.domain.sets)
+    why = []
+    routes = ["A", "B"] if claim.scope == "global" else ["C"]
+    route_point = trace.point("maximiser route") if trace is not None else None
+    if trace is not None:
+        routes = trace.options(route_point, routes)
+        if not routes:
+            return undecided(t0, records, "maximiser: no route recorded in the certificate")
+
+    def done_route(name, text):
+        if trace is not None:
+            trace.won(route_point, name)
+        return done(text)
+
+    if "A" in routes and len(wrt) == 1 and not any(sp.sympify(r).has(wrt[0]) for r in feas.where):
+        n = len(records)
+        # route A gets half of what is left: route B must not be starved by an interval search
+        until = time.process_time() + (deadline - time.process_time()) / 2
+        try:
+            x, v, iv = wrt[0], at[wrt[0]], feas.sets[wrt[0]]
+            whole = Domain({**params, x: iv}, tuple(claim.domain.where))
+            if not defined(f, whole, max(0.5, (deadline - time.process_time()) / 6), trace, at="A: f defined"):
+                raise _Stop("the objective is not shown defined on the whole feasible interval")
+            der = sp.diff(f, x)
+            for rel, want, side in ((x < v, "nonnegative", "left of"), (x > v, "nonpositive", "right of")):
+                if side == "right of" and iv.end.is_finite and sp.sympify(iv.end - v) == 0 or \
+                        side == "left of" and iv.start.is_finite and sp.sympify(v - iv.start) == 0:
+                    continue  # the point is that end of the interval: nothing on this side
+                dom = Domain({**params, x: open_interval(iv)}, tuple(claim.domain.where) + (rel,))
+                need(Goal(der, want, dom, f"d/d{x} {want} {side} the point"), until=until)
+                if not defined(der, dom, max(0.5, (deadline - time.process_time()) / 6), trace,
+                               at=f"A: f' defined {side}"):
+                    raise _Stop(f"d/d{x} not shown defined {side} the point")
+            return done_route("A", "route A: f' >= 0 left of the point and <= 0 right of it on the feasible "
+                        "interval (mean value theorem): a global maximiser")
+        except _Stop as stop:
+            why.append(f"route A: {stop}")
+            del records[n:]
+    if "B" not in routes and "C" not in routes:
+        return undecided(t0, records, "maximiser: " + "; ".join(why))
+    try:
+        if not first_order_proved:
+            for k in wrt:
+                need(Goal(sp.diff(f, k).subs(at, simultaneous=True), "zero", claim.domain,
+                          f"d/d{k} vanishes at the point"), allowed=("symbolic", "smt"))
+        else:
+            records.append({"goal": "gradient vanishes at the point", "method": "symbolic",
+                            "detail": "the prover's exact identity"})
+            used.append("symbolic")
+        hess = sp.hessian(f, wrt)
+        wants = ["negative" if k % 2 else "positive" for k in range(1, len(wrt) + 1)]
+        if claim.scope == "global":
+            convex = all(is_linear(r.lhs - r.rhs, wrt) for r in feas.where)
+            if not convex:
+                raise _Stop("feasible set not shown convex (a non-linear relation)")
+            whole = Domain({**params, **feas.sets}, tuple(claim.domain.where) + tuple(feas.where))
+            # the concavity inequality f(y) <= f(point) + grad f(point) (y - point) needs f
+            # itself defined on the feasible set (log x has the derivative 1/x also at x < 0)
+            if not defined(f, whole, max(0.5, (deadline - time.process_time()) / 6), trace, at="B: f defined"):
+                raise _Stop("the objective is not shown defined on the whole feasible set")
+            for k, w in zip(range(1, len(wrt) + 1), wants):
+                need(Goal(hess[:k, :k].det(), w, whole, f"leading minor {k} of the Hessian {w} on the "
+                          "feasible set"))
+            return done_route("B", "route B: zero gradient at a feasible point of a strictly concave objective on a "
+                        "convex set: the global maximiser")
+        for k, w in zip(range(1, len(wrt) + 1), wants):
+            need(Goal(hess[:k, :k].det().subs(at, simultaneous=True), w, claim.domain,
+                      f"leading minor {k} of the Hessian {w} at the point"))
+        return done_route("C", "route C: zero gradient and negative definite Hessian at the point: a strict local "
+                    "maximiser")
+    except _Stop as stop:
+        why.append(f"route {'B' if claim.scope == 'global' else 'C'}: {stop}")
+    return undecided(t0, records, "maximiser: " + "; ".join(why))
+
+
+KIND = MaximiserKind()

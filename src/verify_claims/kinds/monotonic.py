@@ -1,0 +1,195 @@
+"""Monotonic: expr is increasing / decreasing in var on the domain (strictly unless
+strict=False).
+
+Falsified on seeded pairs of values of var (random, very close, and straddling the
+breakpoints of a Piecewise, sign or Abs, where jumps hide).  Established by the sign of
+the derivative: sympy's sign analysis, else the derivative's sign as a goal with the
+variable's interval opened, plus the function defined on the closed interval (the mean
+value theorem).  A non-smooth expression never gets a derivative argument.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from ..backends.definedness import defined
+from ..backends.evaluate import Program
+from ..backends.functions import nonsmooth
+from ..backends.numeric import (Diff, Evaluator, NumericOutcome, Undefined, decide_order, exact, exactly_zero, fmt,
+                                point_repr, sample_points, screen_order, undefined_cx)
+from ..backends.sampling import contains, in_interval, sample
+from ..backends.symbolic import CERTIFIED, ProofOutcome, assume, prove_sign, short
+from ..engine.goals import Certificate, Goal, certify_claim, domain_point, open_interval
+from ..model.domain import Domain
+from .base import Kind
+
+
+class MonotonicKind(Kind):
+    name = "monotonic"
+    cost = 3
+    inequality_like = True
+
+    def spot_check(self, claim, settings, rng, screen=False):
+        syms = claim.domain.symbols()
+        x = claim.var
+        ev = Evaluator(syms, {"f": claim.expr}, settings.precision, screen=screen, domain=claim.domain)
+        st = claim.domain.sets[x]
+        pts = sample_points(claim.domain, settings, rng)
+        sub = Domain({x: st})
+        op = ("<" if claim.strict else "<=") if claim.direction == "increasing" else (
+            ">" if claim.strict else ">=")
+        tight, pairs = 0, 0
+        breaks = _breakpoints(claim.expr, x)
+        for pt in pts:
+            # a second value of x in its interval: random, very close to the first, or a
+            # pair straddling a breakpoint of a Piecewise/sign/Abs (where jumps hide)
+            other = sample(sub, 1, rng, settings.precision + 20)[0][x]
+            if rng.random() < 0.3:
+                with mpmath.workdps(settings.precision + 20):
+                    other = pt[x] + (mpmath.mpf(10) ** -rng.choice([4, 8])) * rng.choice([-1, 1])
+                if not in_interval(other, st):
+                    other = sample(sub, 1, rng, settings.precision + 20)[0][x]
+            if breaks and rng.random() < 0.5:
+                b = _breakpoint_at(rng.choice(breaks), syms, pt, settings.precision + 20)
+                if b is not None:
+                    h = mpmath.mpf(10) ** -rng.choice([3, 6, 9])
+                    lo_b, hi_b = (b - h, b) if rng.random() < 0.5 else (b, b + h)
+                    if in_interval(lo_b, st) and in_interval(hi_b, st):
+                        pt = dict(pt)
+                        pt[x], other = lo_b, hi_b
+            if other == pt[x]:
+                continue
+            p1, p2 = dict(pt), dict(pt)
+            p1[x], p2[x] = (pt[x], other) if pt[x] < other else (other, pt[x])
+            if not (contains(claim.domain, p1, settings.precision) and contains(claim.domain, p2, settings.precision)):
+                continue  # the second value of x left the domain through a `where` relation
+            pairs += 1
+            try:
+                if screen and screen_order(op, ev.float_at("f", p1), ev.float_at("f", p2)):
+                    continue
+                pair = Diff(ev, "f", p1, "f", p2)
+                res = decide_order(op, pair, lambda: exactly_zero(
+                    claim.expr.xreplace({x: exact(p1[x])}) - claim.expr.xreplace({x: exact(p2[x])}),
+                    [s_ for s_ in syms if s_ != x], pt))
+                if res is True:
+                    f1, f2 = pair.values
+                    return NumericOutcome("counterexample", {"pairs": pairs}, {
+                        "type": f"not {claim.direction}", "point": point_repr(syms, p1),
+                        f"{x} (first)": fmt(p1[x]), f"{x} (second)": fmt(p2[x]),
+                        "f(first)": fmt(f1), "f(second)": fmt(f2)})
+                if res is None:
+                    tight += 1
+            except Undefined as exc:
+                return NumericOutcome("counterexample", {"pairs": pairs}, undefined_cx(syms, p1, exc))
+        ev_ = {"pairs": pairs, "digits": settings.precision, "tight_pairs": tight}
+        return NumericOutcome("inconclusive" if tight == pairs else "consistent", ev_)
+
+    def prove(self, claim, ctx):
+        rep, facts = assume(claim)
+        x = rep[claim.var]
+        if nonsmooth(claim.expr):
+            # a derivative ignores jumps: Piecewise((x, x < 1), (x - 1/100, True)) has f' = 1
+            return ProofOutcome(None, "sympy sign of the derivative",
+                                {"derivative": "not used: the expression is not smooth (Piecewise, sign, ...)"})
+        der = sp.diff(claim.expr.xreplace(rep), x)
+        want = ("positive" if claim.strict else "nonnegative") if claim.direction == "increasing" else (
+            "negative" if claim.strict else "nonpositive")
+        if prove_sign(der, want, facts, ctx.trace, at="derivative"):
+            return ProofOutcome(CERTIFIED, "sympy sign of the derivative", {"derivative": short(sp.factor(der)),
+                                                                            "sign": want})
+        return ProofOutcome(None, "sympy sign of the derivative", {"derivative": short(der),
+                                                                   "sign": "not established"})
+
+    def goals(self, claim):
+        x = claim.var
+        sets = dict(claim.domain.sets)
+        sets[x] = open_interval(sets[x])
+        der = sp.diff(claim.expr, x)
+        inc = claim.direction == "increasing"
+        want = ("positive" if claim.strict else "nonnegative") if inc else (
+            "negative" if claim.strict else "nonpositive")
+        return [Goal(der, want, Domain(sets, claim.domain.where), f"d/d{x} is {want} inside the interval")]
+
+    def certify(self, claim, ctx, proof, numeric, budget):
+        if nonsmooth(claim.expr):
+            return Certificate("undecided", reason="not smooth (Piecewise/Max/...): a derivative ignores jumps")
+
+        def before(methods, deadline):
+            import time
+            # f must be defined on the closed interval (continuity for the mean value theorem)
+            if not defined(claim.expr, claim.domain, max(0.5, (deadline - time.process_time()) / 4), ctx.trace,
+                           at="f defined"):
+                return "could not show the function defined on the whole interval (needed for the mean value theorem)"
+            return None
+
+        return certify_claim(claim, self.goals(claim), recheck_monotonic(claim, ctx.settings), budget, ctx.trace,
+                             before=before)
+
+
+def _breakpoints(expr, x):
+    """Where a non-smooth expression may jump, as expressions in the other symbols:
+    the solutions in x of Piecewise conditions and of sign/Abs/Heaviside arguments."""
+    out = []
+    for pw in expr.atoms(sp.Piecewise):
+        for _, cond in pw.args:
+            for rel in (cond.atoms(sp.core.relational.Relational) if cond not in (sp.true, sp.false) else ()):
+                out += _solve_for(rel.lhs - rel.rhs, x)
+    for f in expr.atoms(sp.sign, sp.Heaviside, sp.Abs):
+        out += _solve_for(f.args[0], x)
+    return out
+
+
+def _solve_for(e, x):
+    if not e.has(x):
+        return []
+    try:
+        return [r for r in sp.solve(e, x) if r.is_real is not False]
+    except Exception:  # noqa: BLE001 - no closed form: no breakpoint probing for it
+        return []
+
+
+def _breakpoint_at(bexpr, syms, pt, dps):
+    try:
+        return Program(bexpr, syms, "breakpoint").mp_at([pt[s_] for s_ in syms], dps)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def recheck_monotonic(claim, settings):
+    """Confirm a backend's candidate: pairs of nearby points around it, decided by mpmath."""
+    syms = claim.domain.symbols()
+    x = claim.var
+    ev = Evaluator(syms, {"f": claim.expr}, settings.precision)
+    op = ("<" if claim.strict else "<=") if claim.direction == "increasing" else (">" if claim.strict else ">=")
+
+    def check(point):
+        pt = domain_point(claim.domain, point, syms, settings)
+        if pt is None:
+            return None
+        for k in (2, 4, 6, 8, 10, 12):
+            h = mpmath.mpf(10) ** -k
+            for a, b in ((pt[x], pt[x] + h), (pt[x] - h, pt[x])):
+                if not (in_interval(a, claim.domain.sets[x]) and in_interval(b, claim.domain.sets[x])):
+                    continue
+                p1, p2 = dict(pt), dict(pt)
+                p1[x], p2[x] = a, b
+                if not (contains(claim.domain, p1, settings.precision) and contains(claim.domain, p2, settings.precision)):
+                    continue
+                pair = Diff(ev, "f", p1, "f", p2)
+                try:
+                    res = decide_order(op, pair, lambda: exactly_zero(
+                        claim.expr.xreplace({x: exact(p1[x])}) - claim.expr.xreplace({x: exact(p2[x])}),
+                        [s_ for s_ in syms if s_ != x], pt))
+                except ArithmeticError:
+                    continue
+                if res is True:
+                    f1, f2 = pair.values
+                    return {"type": f"not {claim.direction}", "point": point_repr(syms, p1),
+                            f"{x} (first)": mpmath.nstr(a, 12), f"{x} (second)": mpmath.nstr(b, 12),
+                            "f(first)": mpmath.nstr(f1, 12), "f(second)": mpmath.nstr(f2, 12)}
+        return None
+    return check
+
+
+KIND = MonotonicKind()

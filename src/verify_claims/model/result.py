@@ -1,0 +1,73 @@
+"""The result of verifying one claim: what the JSON and every report renders."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from .status import ESTABLISHED, INEQUALITY_LIKE, STATUSES, Status
+
+__all__ = ["Result", "STATUSES", "ESTABLISHED", "INEQUALITY_LIKE"]
+
+
+@dataclass
+class Result:
+    id: str
+    title: str
+    ref: str
+    kind: str
+    source: str
+    expected: str  # "holds" | "refuted"
+    expected_reason: str
+    paper_error: bool
+    status: Status
+    method: str = ""
+    evidence: dict = field(default_factory=dict)
+    counterexample: dict | None = None
+    message: str = ""  # cause of an error / timeout / undecided, or a note on the verdict
+    uses: list = field(default_factory=list)
+    seconds: float = 0.0
+    statement: str = ""  # LaTeX
+    steps: list | None = None  # chains: [{"step": i, "status": ..., "because": ...}]
+    as_expected: bool = False
+    established: bool | None = None  # status established and so is everything it uses
+
+    def __post_init__(self):
+        self.status = Status(self.status)
+
+    @classmethod
+    def for_claim(cls, claim, status, **fields) -> "Result":
+        """A result carrying the claim's own fields; as_expected follows from status."""
+        status = Status(status)
+        return cls(status=status, as_expected=cls.judge(status, claim.expect.holds),
+                   **describe(claim), **fields)
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        out["status"] = self.status.value
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Result":
+        return cls(**{k: v for k, v in data.items() if k in _FIELDS})
+
+    @staticmethod
+    def judge(status, expected_holds: bool) -> bool:
+        if expected_holds:
+            return Status(status) in ESTABLISHED
+        return Status(status) is Status.REFUTED
+
+
+def describe(claim) -> dict:
+    """The descriptive fields of a result, taken from the claim as it is declared now (a
+    result reused from the store gets today's title, reference and module)."""
+    try:
+        statement = claim.statement_latex()
+    except Exception:  # noqa: BLE001 - rendering must never decide a verdict
+        statement = ""
+    return {"id": claim.id, "title": claim.title, "ref": str(claim.ref), "kind": claim.kind,
+            "source": claim.source, "expected": "holds" if claim.expect.holds else "refuted",
+            "expected_reason": claim.expect.reason, "paper_error": claim.expect.paper_error,
+            "uses": list(claim.uses), "statement": statement}
+
+
+_FIELDS = {f for f in Result.__dataclass_fields__}

@@ -1,0 +1,179 @@
+"""Content keys: what a verdict depends on, hashed.
+
+A claim's *declaration key* changes whenever anything that can change its verdict
+changes: its kind, id (the seed of its sample points), expressions, domain and `where`
+relations, kind parameters and expectation.  Descriptive fields (title, paper
+reference, note, the module it lives in, `uses`, a step's `because`) are not part of it:
+editing a title does not re-verify a proof.
+
+Expressions are hashed as Merkle trees over sympy's structure (type, then the hashes of
+the arguments), with a memo per node, so a shared subexpression is hashed once and the
+cost is linear in the size of the declaration.  Symbols are hashed with their name and
+the assumptions they were declared with; Dummy symbols by their name and order of first
+appearance (their process-local index would make every key new in every run).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import sys
+from pathlib import Path
+
+import sympy as sp
+
+__all__ = ["Hasher", "declaration_key", "digest", "engine_fingerprint", "file_digest", "directory_digest"]
+
+DESCRIPTIVE = frozenset({"title", "ref", "note", "source", "uses", "because"})
+
+
+class Hasher:
+    """Stable sha256 digests of sympy expressions and plain Python values."""
+
+    def __init__(self):
+        self.memo: dict = {}
+        self.dummies: dict = {}
+
+    def expr(self, e) -> bytes:
+        got = self.memo.get(e)
+        if got is not None:
+            return got
+        # iterative post-order: declarations can be deep (a 20,000-term sum)
+        stack = [(e, False)]
+        while stack:
+            node, ready = stack.pop()
+            if node in self.memo:
+                continue
+            if not ready and node.args and not isinstance(node, (sp.Symbol, sp.Number)):
+                stack.append((node, True))
+                stack.extend((a, False) for a in node.args if isinstance(a, sp.Basic) and a not in self.memo)
+                continue
+            self.memo[node] = self._node(node)
+        return self.memo[e]
+
+    def _node(self, node) -> bytes:
+        h = hashlib.sha256()
+        h.update(type(node).__name__.encode())
+        if isinstance(node, sp.Dummy):
+            idx = self.dummies.setdefault(node, len(self.dummies))
+            h.update(f"|{node.name}|{idx}".encode())
+        elif isinstance(node, sp.Symbol):
+            orig = getattr(node, "_assumptions_orig", None)
+            if orig is None:
+                orig = node.assumptions0
+            h.update(f"|{node.name}|{sorted(orig.items())}".encode())
+        elif isinstance(node, sp.Float):
+            h.update(f"|{node._mpf_}|{node._prec}".encode())
+        elif isinstance(node, sp.Rational):
+            h.update(f"|{node.p}/{node.q}".encode())
+        elif node.is_Atom:
+            h.update(f"|{node!s}".encode())
+        for a in node.args:
+            h.update(b"(")
+            h.update(self.expr(a) if isinstance(a, sp.Basic) else self.value(a))
+            h.update(b")")
+        return h.digest()
+
+    def value(self, v) -> bytes:
+        """Any declaration value: sympy objects, numbers, strings, containers, dataclasses."""
+        if isinstance(v, sp.Basic):
+            return self.expr(v)
+        h = hashlib.sha256()
+        if v is None or isinstance(v, (bool, int, float, str)):
+            h.update(f"{type(v).__name__}|{v!r}".encode())
+        elif isinstance(v, (list, tuple)):
+            h.update(b"seq")
+            for x in v:
+                h.update(self.value(x))
+        elif isinstance(v, dict):
+            h.update(b"map")
+            items = sorted((self.value(k), self.value(x)) for k, x in v.items())
+            for k, x in items:
+                h.update(k + x)
+        elif dataclasses.is_dataclass(v):
+            h.update(type(v).__name__.encode())
+            for f in dataclasses.fields(v):
+                if f.name in DESCRIPTIVE:
+                    continue
+                h.update(f.name.encode())
+                h.update(self.value(getattr(v, f.name)))
+        elif hasattr(v, "sets") and hasattr(v, "where"):  # a Domain built by hand
+            h.update(b"domain")
+            h.update(self.value(dict(v.sets)))
+            h.update(self.value(tuple(v.where)))
+        else:
+            h.update(f"{type(v).__name__}|{v!r}".encode())
+        return h.digest()
+
+
+def declaration_key(claim, hasher: Hasher | None = None) -> str:
+    """The hex digest of everything in a claim's declaration that can change its verdict."""
+    hasher = hasher or Hasher()
+    h = hashlib.sha256()
+    h.update(f"kind={claim.kind}|id={claim.id}".encode())
+    for f in dataclasses.fields(claim):
+        if f.name in DESCRIPTIVE or f.name in ("id",):
+            continue
+        val = getattr(claim, f.name)
+        if f.name == "expect":  # the reason is prose; what is expected is not
+            val = (val.holds, val.paper_error)
+        h.update(f.name.encode())
+        h.update(hasher.value(val))
+    return h.hexdigest()
+
+
+def digest(*parts) -> str:
+    """sha256 over strings/bytes (a key made of other keys)."""
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def file_digest(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def directory_digest(directory, pattern: str = "*.py", extra=()) -> str:
+    """One digest of every matching file of a directory (names and contents) and extra files."""
+    d = Path(directory)
+    h = hashlib.sha256()
+    for p in sorted(d.glob(pattern)) + [Path(x) for x in extra]:
+        if p.is_file():
+            h.update(p.name.encode() + b"\0")
+            h.update(p.read_bytes())
+            h.update(b"\0")
+    return h.hexdigest()
+
+
+_ENGINE: dict = {}
+
+
+def engine_fingerprint() -> str:
+    """The engine's own source (every module that can change a verdict, not the report
+    renderers) and the versions of everything it computes with."""
+    if "fp" in _ENGINE:
+        return _ENGINE["fp"]
+    import mpmath
+
+    from .. import __version__
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    h.update(f"verify-claims {__version__}|python {sys.version_info[:3]}|sympy {sp.__version__}|"
+             f"mpmath {mpmath.__version__}|z3 {_z3_version()}".encode())
+    for p in sorted(root.rglob("*.py")):
+        rel = p.relative_to(root).as_posix()
+        if rel.startswith(("report/", "cli.py", "__main__.py")):
+            continue
+        h.update(rel.encode() + b"\0" + p.read_bytes() + b"\0")
+    _ENGINE["fp"] = h.hexdigest()
+    return _ENGINE["fp"]
+
+
+def _z3_version() -> str:
+    try:
+        import z3
+        return z3.get_version_string()
+    except ImportError:  # pragma: no cover - z3-solver is a declared dependency
+        return "absent"

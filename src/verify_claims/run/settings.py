@@ -1,0 +1,35 @@
+"""Settings: how claims are verified.  Passed explicitly; there is no global configuration."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Settings"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that can change a verdict (and is therefore part of the store's keys)."""
+
+    seed: int = 20250221
+    samples: int = 100
+    precision: int = 30
+    # the hard limit per claim, in CPU seconds of its worker process (the wall clock is
+    # only a far looser safety net: see run.schedule)
+    timeout: float = 60.0
+    # CPU seconds.  On a 2-core machine whose cores are hyperthreads, CPU time per unit of work
+    # roughly doubles when both are busy (CI): budgets keep a 2x margin over the slowest
+    # proof that succeeds on a quiet machine, so a verdict does not depend on the load.
+    prover_budget: float = 20.0  # the symbolic attempt (at most a third of the timeout)
+    certify_budget: float = 20.0  # certification (SMT, intervals; at most a third of the timeout)
+
+    def symbolic_budget(self) -> float:
+        return min(self.prover_budget, self.timeout / 3)
+
+    def certification_budget(self) -> float:
+        return min(self.certify_budget, self.timeout / 3)
+
+    def key(self) -> str:
+        """The settings that can change a verdict, as one string (part of store keys)."""
+        return (f"seed={self.seed}|samples={self.samples}|precision={self.precision}|timeout={self.timeout:g}|"
+                f"prover={self.prover_budget:g}|certify={self.certify_budget:g}")
