@@ -22,22 +22,29 @@ replayable trace), ``run`` (settings, collection, scheduling, the proof store an
 committed certificates) and ``report`` (claims.json, HTML, LaTeX/PDF, figures, graph).
 """
 
-from .model.claims import (HOLDS, Chain, Claim, DeclarationError, Expect, Identity, Inequality, Limit,
-                           Maximiser, Monotonic, Ref, Root, Stationary, Step, Summary, Uncheckable,
-                           not_in_general, refuted)
-from .model.status import ExitCode, Status
-from .run.settings import Settings
-
 __version__ = "0.2.0"
 
-__all__ = ["Identity", "Chain", "Step", "Inequality", "Limit", "Monotonic", "Root", "Stationary",
-           "Maximiser", "Summary", "Uncheckable", "Ref", "Expect", "HOLDS", "refuted", "not_in_general",
-           "Claim", "DeclarationError", "verify", "Settings", "Status", "ExitCode", "__version__"]
+# name -> module that defines it: imported on first use, so that `import verify_claims.cli`
+# (and a run answered from the proof store) does not pay for sympy
+_EXPORTS = {
+    **{n: "model.claims" for n in ("Identity", "Chain", "Step", "Inequality", "Limit", "Monotonic", "Root",
+                                   "Stationary", "Maximiser", "Summary", "Uncheckable", "Ref", "Expect", "HOLDS",
+                                   "refuted", "not_in_general", "Claim", "DeclarationError")},
+    "Status": "model.status", "ExitCode": "model.status", "Settings": "run.settings", "verify": "engine.verify",
+}
+
+__all__ = list(_EXPORTS) + ["__version__"]
 
 
 def __getattr__(name):
-    # the engine (sympy's solvers, z3, mpmath) loads only when something is verified
-    if name == "verify":
-        from .engine.verify import verify
-        return verify
-    raise AttributeError(f"module 'verify_claims' has no attribute {name!r}")
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'verify_claims' has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(__all__)

@@ -72,9 +72,10 @@ def _positive_float(s):
 
 def build_parser() -> argparse.ArgumentParser:
     d = Settings()
-    p = _Parser(prog="verify-claims",
+    p = _Parser(prog="verify-claims", formatter_class=argparse.RawDescriptionHelpFormatter,
                 description="Verify the claims of derivation modules: proved, certified, checked or "
-                            "refuted, with counterexamples. Writes REPORT_DIR/claims.json.")
+                            "refuted, with counterexamples. Writes REPORT_DIR/claims.json and the report.",
+                epilog="exit codes:\n" + "\n".join(f"  {c.value}  {_EXIT_TEXT[c]}" for c in ExitCode))
     p.add_argument("--derivations", metavar="DIR", help="directory of derivation modules "
                    "(default: the bundled paper, ./derivations)")
     p.add_argument("--only", nargs="+", metavar="ID", help="verify only these claim ids")
@@ -86,11 +87,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--precision", type=_positive_int("precision", 15), default=d.precision,
                    help=f"significant digits of the numeric checks (default {d.precision})")
     p.add_argument("--timeout", type=_positive_float, default=d.timeout,
-                   help=f"seconds per claim before it is stopped (default {d.timeout:g})")
+                   help=f"CPU seconds per claim before it is stopped (default {d.timeout:g}); the wall clock "
+                        "is only a 10x safety net, so a loaded machine gives the same verdicts")
     p.add_argument("--jobs", type=_positive_int("jobs", 1), default=None,
                    help="worker processes (default: number of CPUs)")
     p.add_argument("--report-dir", metavar="DIR", default="reports",
                    help="where claims.json is written (default reports/)")
+    p.add_argument("--cache-dir", metavar="DIR", default=None,
+                   help="the proof store: results kept by content, reused when nothing a verdict depends on "
+                        "changed (default REPORT_DIR/.verify-claims-cache)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="neither read nor write the proof store (verify everything)")
+    p.add_argument("--cache-clear", action="store_true", help="empty the proof store first")
+    p.add_argument("--recheck", action="store_true",
+                   help="do not trust stored results: replay their certificates step by step (no search)")
+    p.add_argument("--no-certificates", action="store_true",
+                   help="ignore the certificates committed in DIR/certificates.json (with --no-cache: a run "
+                        "from scratch)")
+    p.add_argument("--update-certificates", action="store_true",
+                   help="after the run, write DIR/certificates.json: per claim, the decisions that proved or "
+                        "certified it (commit it; CI replays it instead of searching)")
     p.add_argument("--update-docs", action="store_true",
                    help="after the run, regenerate the claim inventory DIR/README.md and the block "
                         "between the 'findings' markers in DIR/../README.md from this run's results")
@@ -135,126 +151,157 @@ def _main(argv) -> int:
     if not ddir.is_dir():
         raise _UsageError(f"derivations directory {ddir} does not exist "
                           "(pass --derivations DIR with your derivation modules)")
-    from .report.schema import build_report, mark_established, write_json_atomic
-    from .run.collect import load_derivations
-    from .run.schedule import run_claims
+    from .run.store import Store
+
+    cache_dir = Path(args.cache_dir) if args.cache_dir else Store.beside(args.report_dir)
+    store = None if args.no_cache else Store(cache_dir)
+    if args.cache_clear:
+        Store(cache_dir).clear()
+        print(f"verify-claims: emptied the proof store {cache_dir}")
+    if args.list:
+        return _list(ddir, store, args)
+
+    from .run.session import RunOptions, UnknownIds, run_directory
 
     settings = Settings(seed=args.seed, samples=args.samples, precision=args.precision,
                         timeout=args.timeout)
-    loaded = load_derivations(ddir, import_timeout=args.timeout)
-    claims = loaded.claims
-    if args.only:
-        known = {c.id for c in claims}
-        unknown = [i for i in args.only if i not in known]
-        if unknown:
-            hints = []
-            for u in unknown:
-                close = difflib.get_close_matches(u, known, n=3)
-                hints.append(f"{u}" + (f" (did you mean {', '.join(close)}?)" if close else ""))
-            raise _UsageError("unknown claim id(s): " + "; ".join(hints)
-                              + ". Run `verify-claims --list` to see the ids.")
-        wanted = _with_summary_support(set(args.only), claims)
-        claims = [c for c in claims if c.id in wanted]
+    jobs = args.jobs or os.cpu_count() or 1
+    options = RunOptions(derivations=ddir, settings=settings, jobs=jobs, only=tuple(args.only or ()),
+                         store=store, recheck=args.recheck, certificates=not args.no_certificates,
+                         import_timeout=args.timeout)
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    shown = {"width": 10}
 
-    if args.list:
-        return _list(loaded, claims)
+    def on_start(total, from_store):
+        what = f"{total} claims from {ddir}"
+        if from_store:
+            what += f" ({from_store} from the proof store)"
+        print(f"verify-claims {__version__}: {what} (seed {settings.seed}, {settings.samples} samples, "
+              f"{settings.precision} digits, timeout {settings.timeout:g} s CPU, {jobs} jobs)", flush=True)
 
-    for p in loaded.problems:
+    def progress(res, done: int, total: int):
+        shown["width"] = max(shown["width"], min(len(res.id), 60))
+        _progress_line(res, done, total, args, colour, shown["width"])
+
+    try:
+        outcome = run_directory(options, on_result=progress, on_start=on_start)
+    except UnknownIds as exc:
+        raise _UsageError(str(exc)) from None
+    seconds = time.perf_counter() - t0
+    for p in outcome.problems:
         print(f"PROBLEM {p}", file=sys.stderr)
-    if not claims and not loaded.problems:
+    for name, secs in outcome.slow_modules:
+        print(f"verify-claims: note: {name} took {secs:.1f} s CPU to load: a derivation module should declare "
+              "its claims cheaply (build heavy expressions lazily, e.g. in a function the claims call)",
+              file=sys.stderr)
+    for cid, why in outcome.replay_failures:
+        print(f"verify-claims: WARNING: the certificate of {cid} did not replay ({why}); it was searched again. "
+              "Run --update-certificates once the engine change is understood.", file=sys.stderr)
+    results = outcome.results
+    if not results and not outcome.problems:
         print(f"verify-claims: no claims found in {ddir} (a derivation module is a *.py file "
               "defining CLAIMS)", file=sys.stderr)
         return EXIT_USAGE
+    from .report.schema import build_report, mark_established, write_json_atomic
 
-    jobs = args.jobs or os.cpu_count() or 1
-    print(f"verify-claims {__version__}: {len(claims)} claims from {ddir} "
-          f"(seed {settings.seed}, {settings.samples} samples, {settings.precision} digits, "
-          f"timeout {settings.timeout:g} s, {jobs} jobs)")
-    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    t0 = time.perf_counter()
-    width = max((len(c.id) for c in claims), default=10)
-
-    def progress(res, done: int, total: int):
-        bad = not res.as_expected
-        if args.quiet and not bad:
-            return
-        tag = res.status.upper()
-        if colour:
-            tag = f"\033[{_COLOURS.get(res.status, '0')}m{tag:<9}\033[0m"
-        else:
-            tag = f"{tag:<9}"
-        exp = ""
-        if res.expected != "holds":
-            exp = " (expected)" if res.as_expected else " (expected refuted)"
-        flag = "" if not bad else "  <-- NOT AS EXPECTED"
-        print(f"[{done:>{len(str(total))}}/{total}] {tag} {res.id:<{width}} {res.seconds:6.2f}s{exp}{flag}",
-              flush=True)
-        if not bad and res.status == "refuted" and res.expected_reason and not args.quiet:
-            label = "paper error" if res.paper_error else "not in general"
-            print(f"      {label}: {res.expected_reason}", flush=True)
-        if bad and res.message:
-            print(f"      {res.message}", flush=True)
-        if bad and res.counterexample:
-            print(f"      counterexample: {_one_line(res.counterexample)}", flush=True)
-
-    results = run_claims(claims, settings, jobs=jobs, on_result=progress)
-    seconds = time.perf_counter() - t0
-    results += [_problem_result(p) for p in loaded.problems if p.claim]
     mark_established(results)
     failed = [r for r in results if not r.as_expected]
-    file_problems = [p for p in loaded.problems if not p.claim]
+    file_problems = [p for p in outcome.problems if not p.claim]
     code = EXIT_FAILED if failed or file_problems else EXIT_OK
-    figures, fig_note = _figures(loaded, args)
-    if any(not f.get("agrees") for f in figures):
-        code = EXIT_FAILED
-    uncheckable = loaded.uncheckable if not args.only else [u for u in loaded.uncheckable
-                                                            if u.id in set(args.only)]
-    report = build_report(results, loaded.problems, settings, derivations=str(ddir), seconds=seconds,
-                          exit_code=code, jobs=jobs, started=started, uncheckable=uncheckable,
-                          figures=figures)
+    for f in outcome.figures:
+        if not f.get("agrees"):
+            code = EXIT_FAILED
+            print(f"FIGURE {f['id']} ({f.get('source', '')}) does not agree with its stationarity condition: "
+                  + "; ".join(f.get("problems", [])[:3]), file=sys.stderr)
+    store_info = _store_info(outcome, store, cache_dir, args)
+    report = build_report(results, outcome.problems, settings, derivations=str(ddir), seconds=seconds,
+                          exit_code=code, jobs=jobs, started=started, uncheckable=outcome.uncheckable,
+                          figures=outcome.figures, store=store_info)
     out = write_json_atomic(report, Path(args.report_dir) / "claims.json")
-    _summary(results, loaded.problems, seconds, settings, out, colour, report.get("certification"),
-             len(uncheckable))
+    _summary(results, outcome.problems, seconds, settings, out, colour, report.get("certification"),
+             len(outcome.uncheckable), store_info)
     if args.update_docs:
         _update_docs(report, ddir, complete=not args.only)
-    return _write_reports(report, args, code, fig_note)
+    if args.update_certificates:
+        _update_certificates(outcome, ddir, complete=not args.only)
+    return _write_reports(report, args, code, outcome.figures_note, store)
 
 
-def _figures(loaded, args):
-    """Compute the declared figures (not on --only runs: they are about the whole paper)."""
-    from .report.figures import compute_figure
-
-    if args.only:
-        return [], "Figures are not computed on an --only run."
-    out = []
-    for f in loaded.figures:
-        try:
-            data = compute_figure(f)
-        except Exception as exc:  # noqa: BLE001 - a broken figure is reported, not fatal
-            data = {"id": f.id, "title": f.title, "ref": str(f.ref), "caption": f.caption, "source": f.source,
-                    "uses": list(f.uses), "agrees": False, "curves": [], "max_abs_diff": float("nan"),
-                    "tolerance": 0, "method": "", "closed_form": "", "stationarity": "", "seconds": 0,
-                    "problems": [f"could not be computed: {type(exc).__name__}: {exc}"]}
-        out.append(data)
-        if not data["agrees"]:
-            print(f"FIGURE {f.id} ({f.source}) does not agree with its stationarity condition: "
-                  + "; ".join(data["problems"][:3]), file=sys.stderr)
-    return out, ""
+_EXIT_TEXT = {ExitCode.OK: "every claim came out as expected",
+              ExitCode.FAILED: "some claim did not (refuted, error, timeout, undecided), a derivation module or "
+                               "claim is broken, or a figure disagrees",
+              ExitCode.USAGE: "usage error (bad option, unknown --only id, missing directory) or nothing to verify",
+              ExitCode.INTERNAL: "internal error of verify-claims (or a LaTeX report that does not compile)"}
 
 
-def _write_reports(report, args, code, fig_note) -> int:
+def _progress_line(res, done, total, args, colour, width):
+    bad = not res.as_expected
+    if args.quiet and not bad:
+        return
+    tag = res.status.upper()
+    tag = f"\033[{_COLOURS.get(res.status, '0')}m{tag:<9}\033[0m" if colour else f"{tag:<9}"
+    exp = ""
+    if res.expected != "holds":
+        exp = " (expected)" if res.as_expected else " (expected refuted)"
+    how = {"store": " [store]", "replayed": " [replayed]"}.get(res.origin, "")
+    flag = "" if not bad else "  <-- NOT AS EXPECTED"
+    print(f"[{done:>{len(str(total))}}/{total}] {tag} {res.id:<{width}} {res.seconds:6.2f}s{how}{exp}{flag}",
+          flush=True)
+    if not bad and res.status == "refuted" and res.expected_reason and not args.quiet:
+        label = "paper error" if res.paper_error else "not in general"
+        print(f"      {label}: {res.expected_reason}", flush=True)
+    if bad and res.message:
+        print(f"      {res.message}", flush=True)
+    if bad and res.counterexample:
+        print(f"      counterexample: {_one_line(res.counterexample)}", flush=True)
+
+
+def _store_info(outcome, store, cache_dir, args) -> dict:
+    origins = {o: sum(1 for r in outcome.results if r.origin == o) for o in ("store", "replayed", "searched")}
+    return {"dir": str(cache_dir) if store is not None else None, "used": store is not None,
+            "snapshot": outcome.from_snapshot, "recheck": bool(args.recheck),
+            "certificates": not args.no_certificates, "origins": origins,
+            "stale_certificates": list(outcome.stale_certificates),
+            "replay_failures": [list(x) for x in outcome.replay_failures]}
+
+
+def _update_certificates(outcome, ddir: Path, complete: bool) -> None:
+    """Write DIR/certificates.json from this run's results.  A complete run keeps exactly
+    the current claims (a claim that errored keeps its old record if it still matches);
+    an --only run updates only the claims it ran."""
+    from .run.certificates import Certificates
+
+    committed = Certificates.load(ddir)
+    if complete:
+        records = {i: committed.records[i] for i, decl in outcome.certificates.items()
+                   if committed.lookup(i, decl) is not None}
+    else:
+        records = dict(committed.records)
+    kept = 0
+    for r in outcome.results:
+        decl = outcome.certificates.get(r.id)
+        rec = Certificates.record(r, decl) if decl is not None else None
+        if rec is not None:
+            records[r.id] = rec
+            kept += 1
+    path = committed.write(records)
+    print(f"updated: {path} ({kept} claims recorded; review and commit it like a lockfile)")
+
+
+def _write_reports(report, args, code, fig_note, store=None) -> int:
     """report.html, report.tex, report.pdf beside claims.json, each written atomically."""
     rdir = Path(args.report_dir)
     if not args.no_html:
         from .report.html import write_html
 
-        html = write_html(report, rdir, figures_note=fig_note)
+        html = write_html(report, rdir, figures_note=fig_note, cache=store)
         print(f"report: {html} (open {html.resolve().as_uri()} in a browser; works offline)")
     if args.no_latex:
         return code
     from .report.tex import LatexError, build_pdf, pdflatex, write_latex
 
-    tex = write_latex(report, rdir, figures_note=fig_note)
+    tex = write_latex(report, rdir, figures_note=fig_note, cache=store)
     print(f"report: {tex}")
     if args.no_pdf:
         return code
@@ -263,24 +310,11 @@ def _write_reports(report, args, code, fig_note) -> int:
               "texlive-latex-recommended texlive-fonts-recommended lmodern)")
         return code
     try:
-        print(f"report: {build_pdf(tex)}")
+        print(f"report: {build_pdf(tex, cache=store)}")
     except LatexError as exc:
         print(f"verify-claims: error: the LaTeX report did not compile: {exc}", file=sys.stderr)
         return EXIT_INTERNAL
     return code
-
-
-def _with_summary_support(wanted: set, claims) -> set:
-    """--only on a summary also runs what it uses: its verdict is made of theirs."""
-    by_id = {c.id: c for c in claims}
-    todo = [i for i in wanted if by_id[i].kind == "summary"]
-    while todo:
-        for u in by_id[todo.pop()].uses:
-            if u not in wanted and u in by_id:
-                wanted.add(u)
-                if by_id[u].kind == "summary":
-                    todo.append(u)
-    return wanted
 
 
 def _update_docs(report: dict, ddir: Path, complete: bool) -> None:
@@ -294,40 +328,57 @@ def _update_docs(report: dict, ddir: Path, complete: bool) -> None:
         print(f"updated: {path}")
 
 
-def _problem_result(p):
-    from .model.result import Result
-    return Result(id=p.claim, title="(malformed declaration)", ref="", kind="?", source=p.file,
-                  expected="holds", expected_reason="", paper_error=False, status="error",
-                  message=p.cause, as_expected=False)
-
-
 def _one_line(d, limit=400):
     s = ", ".join(f"{k}={v}" for k, v in d.items())
     return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
-def _list(loaded, claims) -> int:
-    if not claims and not loaded.uncheckable:
-        for p in loaded.problems:
+def _list(ddir, store, args) -> int:
+    """Collect only: the claims, their references and kinds, and the statements listed as not
+    checkable -- from the proof store when no file of the directory changed."""
+    from .run.session import UnknownIds, check_only, listing, select
+
+    data = listing(ddir, store, import_timeout=args.timeout)
+    claims = data["claims"]
+    if args.only:
+        try:
+            check_only(args.only, {c["id"] for c in claims})
+        except UnknownIds as exc:
+            raise _UsageError(str(exc)) from None
+        wanted = {c.id for c in select([_Row(c) for c in claims], args.only)}
+        claims = [c for c in claims if c["id"] in wanted]
+    problems = [f"{f}" + (f" [{c}]" if c else "") + f": {cause}" for f, c, cause in data["problems"]]
+    uncheckable = data["uncheckable"] if not args.only else [u for u in data["uncheckable"] if u["id"] in args.only]
+    if not claims and not uncheckable:
+        for p in problems:
             print(f"PROBLEM {p}", file=sys.stderr)
         print("no claims", file=sys.stderr)
         return EXIT_USAGE
-    rows = list(claims) + list(loaded.uncheckable)
-    w = max(len(c.id) for c in rows)
-    rw = max(len(str(c.ref)) for c in rows)
+    rows = [(c["id"], c["ref"]) for c in claims] + [(u["id"], u["ref"]) for u in uncheckable]
+    w = max(len(i) for i, _ in rows)
+    rw = max(len(r) for _, r in rows)
     for c in claims:
-        exp = "" if c.expect.holds else "  [expected refuted]"
-        print(f"{c.id:<{w}}  {str(c.ref):<{rw}}  {c.kind:<13} {c.source}{exp}")
-    for u in loaded.uncheckable:
-        print(f"{u.id:<{w}}  {str(u.ref):<{rw}}  {u.kind:<13} {u.source}  [{u.reason}]")
-    listed = f" and {len(loaded.uncheckable)} statements listed as not checkable," if loaded.uncheckable else ""
-    print(f"{len(claims)} claims{listed} in {len(loaded.modules)} modules")
-    for p in loaded.problems:
+        exp = "" if c["expect_holds"] else "  [expected refuted]"
+        print(f"{c['id']:<{w}}  {c['ref']:<{rw}}  {c['kind']:<13} {c['source']}{exp}")
+    for u in uncheckable:
+        print(f"{u['id']:<{w}}  {u['ref']:<{rw}}  {'not checkable':<13} {u['source']}  [{u['reason']}]")
+    listed = f" and {len(uncheckable)} statements listed as not checkable," if uncheckable else ""
+    print(f"{len(claims)} claims{listed} in {len(data['modules'])} modules")
+    for p in problems:
         print(f"PROBLEM {p}", file=sys.stderr)
-    return EXIT_FAILED if loaded.problems else EXIT_OK
+    for name, secs in data.get("slow_modules", []):
+        print(f"verify-claims: note: {name} took {secs:.1f} s CPU to load", file=sys.stderr)
+    return EXIT_FAILED if problems else EXIT_OK
 
 
-def _summary(results, problems, seconds, settings, out, colour, cert=None, n_uncheckable=0):
+class _Row:
+    """A listing row seen as a claim (id, kind, uses) for the --only selection."""
+
+    def __init__(self, d):
+        self.id, self.kind, self.uses = d["id"], d["kind"], d["uses"]
+
+
+def _summary(results, problems, seconds, settings, out, colour, cert=None, n_uncheckable=0, store=None):
     if cert and cert["claims"]:
         c = cert["counts"]
         print(f"inequality-like claims ({', '.join(cert['kinds'])}): {cert['claims']}: "
@@ -355,4 +406,12 @@ def _summary(results, problems, seconds, settings, out, colour, cert=None, n_unc
     if colour:
         line = f"\033[{'31' if verdict == 'FAILED' else '32'}m{line}\033[0m"
     print(line)
+    if store is not None:
+        o = store["origins"]
+        where = "answered from the proof store (nothing changed)" if store["snapshot"] else (
+            f"{o['store']} from the proof store, {o['replayed']} replayed from certificates, {o['searched']} searched")
+        print(f"   {where}" + (f"; store: {store['dir']}" if store["used"] else "; proof store not used (--no-cache)"))
+        if store["stale_certificates"]:
+            print(f"   {len(store['stale_certificates'])} committed certificates no longer match their claims "
+                  "(searched instead): run --update-certificates")
     print(f"report: {out}")

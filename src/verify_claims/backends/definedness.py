@@ -16,14 +16,14 @@ def defined(e, domain, seconds: float, trace=None, at: str = "defined") -> bool:
     """Every side condition of e proven on the domain (symbolically, else by z3)."""
     rep = domain.assumption_symbols()
     facts = Facts.from_relations(with_ends(domain), rep)
-    for k, (base, want) in enumerate(side_conditions(e)):
+    for base, want in side_conditions(e):
         b = base.xreplace(rep)
         ok = False
         box = None
         try:
             with time_limit(min(1.0, seconds)) as box:
                 ok = b.is_number and (b != 0 if want == "nonzero" else None) or prove_sign(
-                    b, want, facts, trace, at=f"{at}[{k}]")
+                    b, want, facts, trace, at=at)
         except TimeUp as exc:
             if exc.box is not box:
                 raise  # an outer budget ran out: not this check's to swallow

@@ -442,5 +442,17 @@ def _lambdify_mpmath(expr, symbols):
     return fn
 
 
+_PROGRAMS: dict = {}
+
+
 def compile_expr(expr, symbols, what: str = "expression") -> Program:
-    return Program(expr, symbols, what)
+    """A Program, compiled once per process for the same expression and symbols (a claim's
+    expressions are evaluated by several passes: the screen, the cross-check, the full
+    check, the certificate re-checks)."""
+    key = (sp.sympify(expr), tuple(symbols), what)
+    got = _PROGRAMS.get(key)
+    if got is None:
+        if len(_PROGRAMS) > 2048:
+            _PROGRAMS.clear()
+        got = _PROGRAMS[key] = Program(expr, symbols, what)
+    return got

@@ -95,16 +95,18 @@ def side_conditions(e) -> list:
     never shown defined (an impossible condition -1 >= 0)."""
     out = []
     e = sp.sympify(e)
-    for p in e.atoms(sp.Pow):
+    # sp.ordered: a set's iteration order follows the process's hash seed, and the order of
+    # these conditions names decisions in a replayable certificate
+    for p in sp.ordered(e.atoms(sp.Pow)):
         if p.exp.is_Integer and p.exp < 0:
             out.append((p.base, "nonzero"))
         elif p.exp.is_Rational and not p.exp.is_Integer:
             out.append((p.base, "positive" if p.exp < 0 else "nonnegative"))
         elif not p.exp.is_number:
             out.append((p.base, "positive"))
-    for lg in e.atoms(sp.log):
+    for lg in sp.ordered(e.atoms(sp.log)):
         out.append((lg.args[0], "positive"))
-    for fn in e.atoms(sp.Function):
+    for fn in sp.ordered(e.atoms(sp.Function)):
         if isinstance(fn, (sp.asin, sp.acos)):
             out.append((1 - fn.args[0] ** 2, "nonnegative"))
         elif isinstance(fn, sp.atanh):

@@ -31,7 +31,7 @@ import sympy as sp
 
 from ..model.status import NumericVerdict
 from . import sampling
-from .evaluate import Program, Undefined
+from .evaluate import Undefined, compile_expr
 
 __all__ = ["NumericOutcome", "Evaluator", "Undefined", "fmt", "point_repr", "tol", "noise", "sample_points",
            "undefined_cx", "check_equal", "decide_order", "Diff", "check_order", "exactly_zero", "exact",
@@ -87,7 +87,7 @@ class Evaluator:
         self.screen = screen
         self.domain = domain
         self.exprs = {k: sp.sympify(e) for k, e in exprs.items()}
-        self.progs = {k: Program(e, self.symbols, k) for k, e in self.exprs.items()}
+        self.progs = {k: compile_expr(e, self.symbols, k) for k, e in self.exprs.items()}
         self._ends = None
 
     def at(self, name, pt, dps):
@@ -105,45 +105,71 @@ class Evaluator:
 
     # ---------------------------------------------------------------- the float screen
     def float_at(self, name, pt):
-        """The value in doubles, or None where doubles cannot be trusted at this point."""
-        if not self.screen or not self.faithful(pt):
-            return None
-        return self.progs[name].float_at([float(pt[s]) for s in self.symbols])
+        """In the screen: the value in doubles, or None where doubles cannot be trusted at
+        this point.  (None always outside the screen.)"""
+        return self.float_value(name, pt) if self.screen else None
 
-    def faithful(self, pt) -> bool:
-        """Do doubles keep what matters about this point: every coordinate's distance to the
-        finite ends of its interval (1 - 1e-20 is 1.0 in doubles) and its magnitude?"""
-        return self._faithful(pt)
+    def float_value(self, name, pt):
+        """The value in doubles at a point whose coordinates doubles represent faithfully
+        (None otherwise): for a step that only needs a sign far from zero."""
+        args = self.float_args(pt)
+        return None if args is None else self.progs[name].float_at(args)
 
-    def _faithful(self, pt) -> bool:
+    def float_args(self, pt):
+        """The point's coordinates as doubles, or None when doubles lose what matters about
+        it: a coordinate's distance to a finite end of its interval (1 - 1e-20 is 1.0 in
+        doubles), or a magnitude beyond the doubles' range."""
         if self._ends is None:
             ends = []
             if self.domain is not None:
                 for s, st in self.domain.sets.items():
-                    if isinstance(st, sp.Interval):
+                    if isinstance(st, sp.Interval) and s in self.symbols:
                         for e in (st.start, st.end):
                             if e.is_finite:
-                                ends.append((s, mpmath.mpf(sp.Float(e, 60)), float(e)))
+                                ends.append((self.symbols.index(s), s, mpmath.mpf(sp.Float(e, 60)), float(e)))
             self._ends = ends
-        for s, e_mp, e_f in self._ends:
-            if s not in pt:
+        args = []
+        for s in self.symbols:
+            v = float(pt[s])
+            if not (v == 0.0 or 1e-280 < abs(v) < 1e280):
+                return None
+            args.append(v)
+        for i, s, e_mp, e_f in self._ends:
+            vf = args[i]
+            d = vf - e_f
+            # the doubles' distance is within 1e-9 (relative) of the true one when it exceeds
+            # the representation error of v and of the end (1.1e-16 of each) 1e9 times over
+            if abs(d) > 2.3e-7 * (abs(vf) + abs(e_f)):
                 continue
-            v = pt[s]
-            with mpmath.workdps(30):
-                d = v - e_mp
-                if d == 0:
-                    continue
-                fd = float(v) - e_f
-                if abs(fd - d) > SCREEN_EQUAL * abs(d):
-                    return False
-        for v in pt.values():
-            if isinstance(v, mpmath.mpf) and not (v == 0 or 1e-280 < abs(v) < 1e280):
-                return False
-        return True
+            if pt[s] != e_mp:  # not exactly at the end either: doubles lose the distance
+                return None
+        return args
+
+    def faithful(self, pt) -> bool:
+        return self.float_args(pt) is not None
 
 
 def sample_points(domain, settings, rng, n=None, edges=True):
-    return sampling.sample(domain, n or settings.samples, rng, settings.precision + 20, edges=edges)
+    """The claim's seeded points.  A claim is sampled by several passes (the screen, the
+    proof's cross-check, the full check) from generators in the same state: the points
+    and the generator's state after drawing them are kept on the domain, so each pass gets
+    the same points (and the same later draws) without sampling again."""
+    n = n or settings.samples
+    state = rng.getstate()
+    key = (n, settings.precision, edges, hash(state))
+    cache = domain.__dict__.get("_samples")
+    if cache is None:
+        cache = {}
+        object.__setattr__(domain, "_samples", cache)
+    got = cache.get(key)
+    if got is not None and got[0] == state:
+        rng.setstate(got[2])
+        return [dict(p) for p in got[1]]
+    pts = sampling.sample(domain, n, rng, settings.precision + 20, edges=edges)
+    if len(cache) > 16:
+        cache.clear()
+    cache[key] = (state, [dict(p) for p in pts], rng.getstate())
+    return pts
 
 
 def undefined_cx(syms, pt, exc):

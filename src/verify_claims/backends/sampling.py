@@ -14,7 +14,7 @@ import mpmath
 import sympy as sp
 
 from ..model.domain import DeclarationError, Domain
-from .evaluate import Program, Undefined
+from .evaluate import Undefined, compile_expr
 
 __all__ = ["sample", "contains", "where_values", "holds", "in_interval"]
 
@@ -68,7 +68,7 @@ def _where_programs(domain: Domain):
     progs = domain.__dict__.get("_where_programs")
     if progs is None:
         syms = domain.symbols()
-        progs = [Program(rel.lhs - rel.rhs, syms, f"where relation {rel}") for rel in domain.where]
+        progs = [compile_expr(rel.lhs - rel.rhs, syms, f"where relation {rel}") for rel in domain.where]
         object.__setattr__(domain, "_where_programs", progs)
     return progs
 
@@ -93,19 +93,29 @@ def holds(kind, value) -> bool:
 
 
 def in_interval(v, st: sp.Interval) -> bool:
-    lo, hi = st.start, st.end
-    if lo.is_finite:
-        flo = mpmath.mpf(sp.Float(lo, 60))
-        if v < flo or (v == flo and st.left_open):
-            return False
-    if hi.is_finite:
-        fhi = mpmath.mpf(sp.Float(hi, 60))
-        if v > fhi or (v == fhi and st.right_open):
-            return False
+    flo, fhi = _ends(st)
+    if flo is not None and (v < flo or (v == flo and st.left_open)):
+        return False
+    if fhi is not None and (v > fhi or (v == fhi and st.right_open)):
+        return False
     return True
 
 
 _EDGE_GAPS = [mpmath.mpf(10) ** -k for k in (3, 6, 10, 15, 20)]
+_ENDS: dict = {}
+
+
+def _ends(st):
+    """The finite ends of an interval as 60-digit mpf (None for an infinite end), made once
+    per set: sympy Floats are slow to build, and a maximiser samples its feasible set once
+    per parameter point."""
+    got = _ENDS.get(st)
+    if got is None:
+        if len(_ENDS) > 4096:
+            _ENDS.clear()
+        got = _ENDS[st] = (mpmath.mpf(sp.Float(st.start, 60)) if st.start.is_finite else None,
+                           mpmath.mpf(sp.Float(st.end, 60)) if st.end.is_finite else None)
+    return got
 
 
 def _sample_set(st, rng: random.Random, edge: bool):
@@ -122,9 +132,7 @@ def _sample_set(st, rng: random.Random, edge: bool):
         step = abs(st.step) if st.inf.is_finite else -abs(st.step)
         k = rng.choice([0, 1, 1000]) if edge else rng.randrange(1000)
         return mpmath.mpf(int(start + k * step))
-    lo, hi = st.start, st.end
-    flo = mpmath.mpf(sp.Float(lo, 60)) if lo.is_finite else None
-    fhi = mpmath.mpf(sp.Float(hi, 60)) if hi.is_finite else None
+    flo, fhi = _ends(st)
     if edge:
         side = rng.choice(["lo", "hi"])
         gap = rng.choice(_EDGE_GAPS)

@@ -101,7 +101,7 @@ class Facts:
                     self.is_positive(t, depth + 1) for t in e.args):
                 return True
             # an expanded sum may hide a positive grouping: ref1 e^a + (1 - ref1 - ref2) e^c ...
-            atoms = list(e.atoms(sp.exp)) or list(e.atoms(sp.Pow))
+            atoms = list(sp.ordered(e.atoms(sp.exp))) or list(sp.ordered(e.atoms(sp.Pow)))
             if atoms and depth < 3:
                 grouped = sp.collect(e, atoms)
                 if grouped != e and isinstance(grouped, sp.Add):
@@ -175,7 +175,7 @@ def split_logs(expr, facts: Facts):
     """Expand log(a*b/c) into log a + log b - log c wherever every factor is provably
     positive: the identity holds then, so this is a sound rewrite (unlike force=True)."""
     reps = {}
-    for lg in expr.atoms(sp.log):
+    for lg in sp.ordered(expr.atoms(sp.log)):
         arg = sp.together(lg.args[0])
         num, den = sp.fraction(arg)
         if _factors_positive(num, facts) and _factors_positive(den, facts):
@@ -532,7 +532,7 @@ def _relax_logs(e, facts):
     # log=False: expanding log(a/b) into log a - log b would separate terms whose
     # tangent bounds only cancel together (KL's p log(p/q) >= p - q)
     e = sp.expand(e, log=False)
-    logs = list(e.atoms(sp.log))
+    logs = list(sp.ordered(e.atoms(sp.log)))
     if not logs:
         return None
     out = e

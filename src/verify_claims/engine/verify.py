@@ -105,8 +105,11 @@ def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
     # the numbers again, every point in mpmath: for a claim that no proof or certificate
     # established, at all its points (that is what *checked* means); for a proof, at the
     # first CROSS_CHECK_SAMPLES of them, a cross-check independent of the float screen
-    checking = replace(settings, samples=min(settings.samples, CROSS_CHECK_SAMPLES)) if strong else settings
-    numeric = kind.spot_check(claim, checking, claim_rng(settings, claim.id), screen=False)
+    if screen.evidence.get("screened_in_floats") == 0:
+        numeric = screen  # no point was decided in doubles: the screen already was the full check
+    else:
+        checking = replace(settings, samples=min(settings.samples, CROSS_CHECK_SAMPLES)) if strong else settings
+        numeric = kind.spot_check(claim, checking, claim_rng(settings, claim.id), screen=False)
     t4 = time.process_time()
     status, method, message = _combine(proof, numeric)
     counterexample = numeric.counterexample if status in (Status.REFUTED, Status.ERROR) else None

@@ -17,7 +17,17 @@ from __future__ import annotations
 
 from ..backends.symbolic import ProofOutcome
 
-__all__ = ["Kind"]
+__all__ = ["Kind", "derived"]
+
+
+def derived(claim, key, build):
+    """An expression derived from a claim (a gradient after substitutions, a numerator's
+    polynomial), built once per process: the screen, the prover, the certificate and the
+    full check all need it, and building it can cost more than checking it."""
+    cache = claim.__dict__.setdefault("_derived", {})
+    if key not in cache:
+        cache[key] = build()
+    return cache[key]
 
 
 class Kind:

@@ -28,7 +28,7 @@ class ChainKind(Kind):
     def spot_check(self, claim, settings, rng, screen=False):
         syms = claim.domain.symbols()
         pts = sample_points(claim.domain, settings, rng)
-        verdicts = []
+        verdicts, screened = [], 0
         for i in range(1, len(claim.steps)):
             prev, cur = claim.steps[i - 1], claim.steps[i]
             if cur.relation == "equals":
@@ -52,13 +52,16 @@ class ChainKind(Kind):
                 if out.verdict == "consistent" and cur.relation == "equivalent":
                     out = _check_on_solutions(ev, claim.domain, "step", "previous", pts, rng) or out
             verdicts.append(out.verdict)
+            screened += out.evidence.get("screened_in_floats", 0)
             if out.verdict == "counterexample":
                 out.step = i + 1
                 out.counterexample["failing step"] = i + 1
                 out.step_verdicts = verdicts
                 return out
-        return NumericOutcome("consistent", {"points": len(pts), "digits": settings.precision,
-                                             "steps": len(claim.steps)}, step_verdicts=verdicts)
+        evidence = {"points": len(pts), "digits": settings.precision, "steps": len(claim.steps)}
+        if screen:
+            evidence["screened_in_floats"] = screened
+        return NumericOutcome("consistent", evidence, step_verdicts=verdicts)
 
     def prove(self, claim, ctx):
         rep, facts = assume(claim)

@@ -68,6 +68,8 @@ class LimitKind(Kind):
                     worst = {"point": point_repr(syms, pt), "direction": dirn, "explanation": why,
                              "approach": [{str(x): fmt(xv, 8), "f": fmt(fv)} for xv, fv in vals]}
         evidence = {"points": len(pts), "ladder": [fmt(v, 4) for v in ladder], "digits": settings.precision}
+        if screen:
+            evidence["screened_in_floats"] = 0  # an approach ladder is never decided in doubles
         if worst is not None:
             evidence["inconclusive_at"] = worst
             return NumericOutcome("inconclusive", evidence)

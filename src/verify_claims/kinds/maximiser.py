@@ -23,7 +23,7 @@ from ..backends.sampling import holds, in_interval, sample, where_values
 from ..backends.symbolic import CERTIFIED, ProofOutcome, assume, is_linear, prove_sign, short, zero_by
 from ..engine.goals import Certificate, Goal, methods_for, none_check, open_interval, solve_goal, undecided
 from ..model.domain import Domain
-from .base import Kind
+from .base import Kind, derived
 
 
 class MaximiserKind(Kind):
@@ -34,7 +34,7 @@ class MaximiserKind(Kind):
     def spot_check(self, claim, settings, rng, screen=False):
         params = claim.domain.symbols()
         wrt = claim.wrt
-        obj = claim.objective.subs(claim.frozen, simultaneous=True) if claim.frozen else claim.objective
+        obj = objective(claim)
         allsyms = params + tuple(wrt)
         exprs = {"f": obj}
         for v in wrt:
@@ -44,7 +44,7 @@ class MaximiserKind(Kind):
         n_params = max(10, settings.samples // 4)
         n_cmp = 40
         pts = sample_points(claim.domain, settings, rng, n_params) if params else [{}]
-        compared, unresolved = 0, 0
+        compared, unresolved, screened = 0, 0, 0
         for pt in pts:
             star = dict(pt)
             try:
@@ -106,6 +106,8 @@ class MaximiserKind(Kind):
                     continue  # the objective may be undefined at a rival; that rival cannot win
         evidence = {"parameter_points": len(pts), "comparisons": compared, "digits": settings.precision,
                     "scope": claim.scope, "unresolved_points": unresolved}
+        if screen:
+            evidence["screened_in_floats"] = screened
         if unresolved == len(pts) or compared == 0:  # nothing was actually compared
             return NumericOutcome("inconclusive", evidence)
         return NumericOutcome("consistent", evidence)
@@ -113,8 +115,7 @@ class MaximiserKind(Kind):
     def prove(self, claim, ctx):
         feas = claim.feasible()
         rep, facts = assume(claim, feas)
-        obj = claim.objective.subs(claim.frozen, simultaneous=True) if claim.frozen else claim.objective
-        obj = obj.xreplace(rep)
+        obj = objective(claim).xreplace(rep)
         wrt = [rep[v] for v in claim.wrt]
         at = {rep[k]: sp.sympify(v).xreplace(rep) for k, v in claim.at.items()}
         ev = {}
@@ -273,9 +274,7 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
     Sign goals are never turned into counterexamples here: f' < 0 somewhere left of the
     point does not by itself refute a global maximum (the numbers decide refutation)."""
     records, used = [], []
-    f = sp.sympify(claim.objective)
-    if claim.frozen:
-        f = f.subs(claim.frozen, simultaneous=True)
+    f = objective(claim)
     wrt = list(claim.wrt)
     at = {k: sp.sympify(v) for k, v in claim.at.items()}
     feas = claim.feasible()
@@ -373,6 +372,12 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
     except _Stop as stop:
         why.append(f"route {'B' if claim.scope == 'global' else 'C'}: {stop}")
     return undecided(t0, records, "maximiser: " + "; ".join(why))
+
+
+def objective(claim):
+    """The objective with the frozen substitutions applied (pi_old -> the point)."""
+    return derived(claim, "objective", lambda: sp.sympify(claim.objective).subs(claim.frozen, simultaneous=True)
+                   if claim.frozen else sp.sympify(claim.objective))
 
 
 KIND = MaximiserKind()

@@ -39,7 +39,7 @@ class MonotonicKind(Kind):
         sub = Domain({x: st})
         op = ("<" if claim.strict else "<=") if claim.direction == "increasing" else (
             ">" if claim.strict else ">=")
-        tight, pairs = 0, 0
+        tight, pairs, screened = 0, 0, 0
         breaks = _breakpoints(claim.expr, x)
         for pt in pts:
             # a second value of x in its interval: random, very close to the first, or a
@@ -83,6 +83,8 @@ class MonotonicKind(Kind):
             except Undefined as exc:
                 return NumericOutcome("counterexample", {"pairs": pairs}, undefined_cx(syms, p1, exc))
         ev_ = {"pairs": pairs, "digits": settings.precision, "tight_pairs": tight}
+        if screen:
+            ev_["screened_in_floats"] = screened
         return NumericOutcome("inconclusive" if tight == pairs else "consistent", ev_)
 
     def prove(self, claim, ctx):
@@ -131,11 +133,12 @@ def _breakpoints(expr, x):
     """Where a non-smooth expression may jump, as expressions in the other symbols:
     the solutions in x of Piecewise conditions and of sign/Abs/Heaviside arguments."""
     out = []
-    for pw in expr.atoms(sp.Piecewise):
+    for pw in sp.ordered(expr.atoms(sp.Piecewise)):
         for _, cond in pw.args:
-            for rel in (cond.atoms(sp.core.relational.Relational) if cond not in (sp.true, sp.false) else ()):
+            for rel in (sp.ordered(cond.atoms(sp.core.relational.Relational)) if cond not in (sp.true, sp.false)
+                        else ()):
                 out += _solve_for(rel.lhs - rel.rhs, x)
-    for f in expr.atoms(sp.sign, sp.Heaviside, sp.Abs):
+    for f in sp.ordered(expr.atoms(sp.sign, sp.Heaviside, sp.Abs)):
         out += _solve_for(f.args[0], x)
     return out
 

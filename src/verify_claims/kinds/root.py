@@ -26,7 +26,7 @@ from ..backends.sampling import in_interval
 from ..backends.symbolic import CERTIFIED, PROVED, ProofOutcome, assume, prove_sign, short, weakest, zero_by
 from ..engine.goals import Found, Goal, certify_claim, domain_point, none_check, open_interval, solve_goal
 from ..model.domain import Domain
-from .base import Kind
+from .base import Kind, derived
 
 
 class RootKind(Kind):
@@ -37,21 +37,8 @@ class RootKind(Kind):
     def spot_check(self, claim, settings, rng, screen=False):
         syms = claim.domain.symbols()
         x = claim.var
-        res = claim.residual()
-        num = sp.numer(sp.together(res))
         allsyms = syms + (x,)
-        exprs = {"residual": res, "value": claim.value,
-                 "terms": sp.Add(*[sp.Abs(t) for t in sp.Add.make_args(sp.expand(res))])}
-        poly = None
-        try:
-            poly = sp.Poly(sp.expand(num), x)
-            if any(c.has(x) for c in poly.all_coeffs()):
-                poly = None
-        except sp.PolynomialError:
-            poly = None
-        if poly is not None:
-            for i, c in enumerate(poly.all_coeffs()):
-                exprs[f"c{i}"] = c
+        exprs, poly = derived(claim, "numeric expressions", lambda: _numeric_expressions(claim))
         ev = Evaluator(allsyms, exprs, settings.precision, screen=screen, domain=claim.domain)
         iv = claim.interval
         pts = sample_points(claim.domain, settings, rng)
@@ -145,6 +132,27 @@ class RootKind(Kind):
                              after=after)
 
 
+def _numeric_expressions(claim):
+    """The residual, the value, the size of the residual's terms (its scale) and, when the
+    residual's numerator is a polynomial in the variable, its coefficients."""
+    x = claim.var
+    res = claim.residual()
+    num = sp.numer(sp.together(res))
+    exprs = {"residual": res, "value": claim.value,
+             "terms": sp.Add(*[sp.Abs(t) for t in sp.Add.make_args(sp.expand(res))])}
+    poly = None
+    try:
+        poly = sp.Poly(sp.expand(num), x)
+        if any(c.has(x) for c in poly.all_coeffs()):
+            poly = None
+    except sp.PolynomialError:
+        poly = None
+    if poly is not None:
+        for i, c in enumerate(poly.all_coeffs()):
+            exprs[f"c{i}"] = c
+    return exprs, poly
+
+
 def _screen_point(ev, claim, poly, p, x, iv) -> bool:
     """In doubles: is this parameter point clearly fine (the value solves the equation, lies
     inside the interval with room to spare, and no other root is anywhere near it)?"""
@@ -193,11 +201,16 @@ def _screen_point(ev, claim, poly, p, x, iv) -> bool:
     # generic: sign changes of the residual on the grid, away from the value
     glo = lo if math.isfinite(lo) else -1e6
     ghi = hi if math.isfinite(hi) else 1e6
+    args = ev.float_args(q)
+    if args is None:
+        return False
+    xi = ev.symbols.index(x)
+    residual = ev.progs["residual"]
     prev = None
     for i in range(1, 400):
         g = glo + (ghi - glo) * i / 400
-        q[x] = mpmath.mpf(g)
-        r = ev.float_at("residual", q)
+        args[xi] = g
+        r = residual.float_at(args)
         if r is None or abs(r) <= SCREEN_EQUAL:
             return False
         if prev is not None and (prev[1] < 0) != (r < 0) and not (prev[0] - margin <= fv <= g + margin):
@@ -258,19 +271,33 @@ def _roots_in(ev, poly, p, x, iv, settings):
                     continue
                 out.append(r)
         return out
-    # generic: sign changes of the residual on a grid inside the interval
+    # generic: sign changes of the residual on a grid inside the interval.  Only the sign
+    # matters there: doubles give it wherever the value is far from 0 against the size of
+    # its terms, mpmath decides the rest, and every sign change is refined in mpmath
     lo = mpmath.mpf(sp.Float(iv.start, 60)) if iv.start.is_finite else mpmath.mpf(-1e6)
     hi = mpmath.mpf(sp.Float(iv.end, 60)) if iv.end.is_finite else mpmath.mpf(1e6)
     grid = [lo + (hi - lo) * mpmath.mpf(i) / 400 for i in range(1, 400)]
+    args = ev.float_args({**p, x: grid[0]})
+    xi = ev.symbols.index(x)
+    residual, terms = ev.progs["residual"], ev.progs["terms"]
     out, prev = [], None
     for g in grid:
-        q = dict(p)
-        q[x] = g
-        try:
-            r = ev.at("residual", q, dps)
-        except Undefined:
-            prev = None
-            continue
+        r = None
+        if args is not None:
+            args[xi] = float(g)
+            rf = residual.float_at(args)
+            if rf is not None:
+                tf = terms.float_at(args)
+                if tf is not None and abs(rf) > SCREEN_EQUAL * max(1.0, tf):
+                    r = rf
+        if r is None:
+            q = dict(p)
+            q[x] = g
+            try:
+                r = ev.at("residual", q, dps)
+            except Undefined:
+                prev = None
+                continue
         if prev is not None and (prev[1] < 0 < r or prev[1] > 0 > r):
             out.append(_bisect(ev, p, x, prev[0], g, prev[1], dps))
         elif r == 0:

@@ -9,7 +9,7 @@ import mpmath
 from ..backends.numeric import (SCREEN_EQUAL, Evaluator, NumericOutcome, Undefined, fmt, point_repr,
                                 sample_points, tol, undefined_cx)
 from ..backends.symbolic import PROVED, ProofOutcome, assume, short, zero_by
-from .base import Kind
+from .base import Kind, derived
 
 
 class StationaryKind(Kind):
@@ -18,18 +18,18 @@ class StationaryKind(Kind):
 
     def spot_check(self, claim, settings, rng, screen=False):
         syms = claim.domain.symbols()
-        residuals = claim.residuals()
-        exprs = {f"residual[{i}]": r.subs(claim.at, simultaneous=True) for i, r in enumerate(residuals)}
+        exprs = {f"residual[{i}]": r for i, r in enumerate(residuals_at(claim))}
         ev = Evaluator(syms, exprs, settings.precision, screen=screen, domain=claim.domain)
         pts = sample_points(claim.domain, settings, rng)
         max_abs = mpmath.mpf(0)
-        unresolved = 0
+        unresolved, screened = 0, 0
         for pt in pts:
             for name in exprs:
                 try:
                     if screen:
                         fv = ev.float_at(name, pt)
                         if fv is not None and abs(fv) <= SCREEN_EQUAL:
+                            screened += 1
                             continue
                     v = ev.at(name, pt, settings.precision)
                     if abs(v) > tol(settings.precision):
@@ -49,19 +49,26 @@ class StationaryKind(Kind):
                     return NumericOutcome("counterexample", {"points": len(pts)}, undefined_cx(syms, pt, exc))
         evidence = {"points": len(pts), "digits": settings.precision, "max_abs_residual": fmt(max_abs, 3),
                     "unresolved_points": unresolved}
+        if screen:
+            evidence["screened_in_floats"] = screened
         return NumericOutcome("inconclusive" if unresolved == len(pts) else "consistent", evidence)
 
     def prove(self, claim, ctx):
         rep, facts = assume(claim)
-        residuals = claim.residuals()
         out = []
-        for i, r in enumerate(residuals):
-            how, res = zero_by(r.subs(claim.at, simultaneous=True).xreplace(rep), facts, ctx.trace,
+        for i, r in enumerate(residuals_at(claim)):
+            how, res = zero_by(r.xreplace(rep), facts, ctx.trace,
                                at=f"residual[{i}]")
             if not how:
                 return ProofOutcome(None, "sympy", {"residual": short(res)})
             out.append(how)
         return ProofOutcome(PROVED, "sympy (gradient at the point)", {"strategies": out})
+
+
+def residuals_at(claim) -> list:
+    """What must vanish: the claim's residuals with the point substituted."""
+    return derived(claim, "residuals at the point",
+                   lambda: [r.subs(claim.at, simultaneous=True) for r in claim.residuals()])
 
 
 KIND = StationaryKind()

@@ -6,7 +6,21 @@ from dataclasses import asdict, dataclass, field
 
 from .status import ESTABLISHED, INEQUALITY_LIKE, STATUSES, Status
 
-__all__ = ["Result", "STATUSES", "ESTABLISHED", "INEQUALITY_LIKE"]
+__all__ = ["Result", "Problem", "describe", "STATUSES", "ESTABLISHED", "INEQUALITY_LIKE"]
+
+
+@dataclass
+class Problem:
+    """A broken derivation module or claim: the file, the claim (None for the whole file)
+    and the cause, in words that say what to do."""
+
+    file: str
+    claim: str | None
+    cause: str
+
+    def __str__(self) -> str:
+        where = self.file + (f" [{self.claim}]" if self.claim else "")
+        return f"{where}: {self.cause}"
 
 
 @dataclass
@@ -30,6 +44,11 @@ class Result:
     steps: list | None = None  # chains: [{"step": i, "status": ..., "because": ...}]
     as_expected: bool = False
     established: bool | None = None  # status established and so is everything it uses
+    # how this run got the verdict: "searched" (proofs searched for), "replayed" (a stored or
+    # committed certificate re-checked step by step) or "store" (an identical claim's result
+    # kept by an earlier run); and when that verdict was first established (UTC)
+    origin: str = "searched"
+    established_at: str = ""
 
     def __post_init__(self):
         self.status = Status(self.status)

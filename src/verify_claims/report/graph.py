@@ -207,6 +207,18 @@ def graph_svg(claims: list, href=lambda cid: f"#claim-{cid}") -> str:
     return "\n".join(parts)
 
 
+def graph_inputs(claims: list) -> list:
+    """What the drawn graph depends on (the key of a drawn graph kept in the proof store)."""
+    keys = ("id", "status", "uses", "established", "source", "ref", "title")
+    return [{k: c.get(k) for k in keys} for c in claims]
+
+
+def graph_size(claims: list):
+    """(width, height) in points of the drawn graph, or None when there is nothing to draw."""
+    lay = layout(claims)
+    return (lay.width, lay.height) if lay.nodes else None
+
+
 def graph_pdf(claims: list, path) -> bool:
     """The same layout drawn by matplotlib into a PDF (for the LaTeX report).  Returns
     (width, height) in points, or None when there is nothing to draw."""

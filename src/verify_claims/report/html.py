@@ -12,8 +12,9 @@ from pathlib import Path
 
 import jinja2
 
+from .artifacts import cached
 from .figures import figure_svg
-from .graph import graph_svg
+from .graph import graph_inputs, graph_svg
 from ..atomic import write_text_atomic
 from .view import display_latex, prepare, safe_math
 
@@ -32,9 +33,10 @@ def _env() -> jinja2.Environment:
     return env
 
 
-def _figure_views(view: dict) -> None:
+def _figure_views(view: dict, cache=None) -> None:
     for i, f in enumerate(view["figures"]):
-        f["svg"] = figure_svg(f, id_prefix=f"fig{i + 1}-") if f.get("curves") else ""
+        f["svg"] = cached(cache, "figure svg", {"data": f, "prefix": i}, lambda f=f, i=i: figure_svg(
+            f, id_prefix=f"fig{i + 1}-").encode()).decode() if f.get("curves") else ""
         f["closed_form_ok"] = safe_math(f.get("closed_form", ""))
         f["stationarity_ok"] = safe_math(f.get("stationarity", ""))
         f["npoints"] = sum(len(c.get("points", [])) for c in f.get("curves", []))
@@ -42,11 +44,13 @@ def _figure_views(view: dict) -> None:
         f.setdefault("max_abs_diff", float("nan"))
 
 
-def render_html(report: dict, *, mathjax_src: str = MATHJAX_REL, figures_note: str = "") -> str:
-    """The report as one HTML string (deterministic for the same data)."""
+def render_html(report: dict, *, mathjax_src: str = MATHJAX_REL, figures_note: str = "", cache=None) -> str:
+    """The report as one HTML string (deterministic for the same data).  `cache`: the
+    proof store, which keeps the drawn figures and graph by their input."""
     view = prepare(report)
-    _figure_views(view)
-    view["graph_svg"] = graph_svg(view["claims"])
+    _figure_views(view, cache)
+    view["graph_svg"] = cached(cache, "graph svg", graph_inputs(view["claims"]),
+                               lambda: graph_svg(view["claims"]).encode()).decode()
     view["mathjax_src"] = mathjax_src
     view["figures_note"] = figures_note
     return _env().get_template("report.html.j2").render(**view)
@@ -58,11 +62,11 @@ def _copy_atomic(src: Path, dst: Path) -> None:
     write_text_atomic(src.read_bytes(), dst, mode="wb")
 
 
-def write_html(report: dict, report_dir, *, figures_note: str = "") -> Path:
+def write_html(report: dict, report_dir, *, figures_note: str = "", cache=None) -> Path:
     """Write report_dir/report.html and the MathJax file it loads (report_dir/mathjax/)."""
     report_dir = Path(report_dir)
     mj = report_dir / "mathjax"
     mj.mkdir(parents=True, exist_ok=True)
     for name in ("tex-svg.js", "LICENSE"):
         _copy_atomic(MATHJAX_DIR / name, mj / name)
-    return write_text_atomic(render_html(report, figures_note=figures_note), report_dir / "report.html")
+    return write_text_atomic(render_html(report, figures_note=figures_note, cache=cache), report_dir / "report.html")

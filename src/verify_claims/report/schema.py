@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
-import platform
 from collections import Counter
 from pathlib import Path
 
-import mpmath
-import sympy
-
-from .. import __version__
 from ..atomic import write_text_atomic
+from ..run.fingerprint import versions
 from ..model.status import INEQUALITY_LIKE, STATUSES
 
 __all__ = ["SCHEMA", "build_report", "write_json_atomic", "mark_established", "certification_summary"]
 
-SCHEMA = "verify-claims/1"
+SCHEMA = "verify-claims/1"  # additions only since 0.1: run.store, claims[].origin, claims[].established_at
 
 
 def mark_established(results) -> None:
@@ -72,7 +68,7 @@ def certification_summary(results) -> dict:
 
 
 def build_report(results, problems, settings, *, derivations: str, seconds: float, exit_code: int,
-                 jobs: int, started: str, uncheckable=(), figures=None) -> dict:
+                 jobs: int, started: str, uncheckable=(), figures=None, store=None) -> dict:
     counts = Counter(r.status for r in results)
     return {
         "schema": SCHEMA,
@@ -85,19 +81,20 @@ def build_report(results, problems, settings, *, derivations: str, seconds: floa
             "derivations": derivations,
             "started": started,
             "seconds": round(seconds, 3),
-            "versions": {"verify_claims": __version__, "python": platform.python_version(),
-                         "sympy": sympy.__version__, "mpmath": mpmath.__version__},
+            "versions": versions(),
             "counts": {s: counts.get(s, 0) for s in STATUSES},
             "claims": len(results),
             "as_expected": sum(1 for r in results if r.as_expected),
             "not_as_expected": sum(1 for r in results if not r.as_expected),
             "problems": len(problems),
             "exit_code": exit_code,
+            # the proof store and certificates: where verdicts came from this time
+            "store": store or {},
         },
         "certification": certification_summary(results),
         "problems": [{"file": p.file, "claim": p.claim, "cause": p.cause} for p in problems],
         "claims": [r.to_json() for r in results],
-        "uncheckable": [u.to_json() for u in uncheckable],
+        "uncheckable": [u if isinstance(u, dict) else u.to_json() for u in uncheckable],
         # reproduced figures (figures.compute_figure): closed form against numeric roots
         "figures": list(figures or []),
     }

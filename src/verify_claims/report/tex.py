@@ -22,9 +22,10 @@ from pathlib import Path
 
 import jinja2
 
+from .artifacts import cached
 from .figures import figure_pdf
-from .graph import STATUS_COLOURS, graph_pdf
-from ..atomic import write_text_atomic, write_via
+from .graph import STATUS_COLOURS, graph_inputs, graph_pdf, graph_size
+from ..atomic import write_text_atomic
 from .html import TEMPLATES
 from .view import display_latex, prepare, safe_math
 
@@ -174,8 +175,9 @@ def pdflatex() -> str | None:
     return shutil.which("pdflatex")
 
 
-def write_latex(report: dict, report_dir, *, figures_note: str = "") -> Path:
-    """Write report_dir/report.tex and the figure PDFs it includes (report_dir/figures/)."""
+def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None) -> Path:
+    """Write report_dir/report.tex and the figure PDFs it includes (report_dir/figures/).
+    `cache`: the proof store, which keeps drawn figures by their input."""
     report_dir = Path(report_dir)
     figdir = report_dir / "figures"
     figdir.mkdir(parents=True, exist_ok=True)
@@ -184,17 +186,29 @@ def write_latex(report: dict, report_dir, *, figures_note: str = "") -> Path:
         if not f.get("curves"):
             continue
         name = f"figures/{f['id']}.pdf"
-        write_via(lambda p, f=f: figure_pdf(f, p), report_dir / name)
+        pdf = cached(cache, "figure pdf", f, lambda f=f: _pdf_bytes(lambda p: figure_pdf(f, p)))
+        write_text_atomic(pdf, report_dir / name, mode="wb")
         files[f["id"]] = name
     graph, angle = None, ""
     if report.get("claims"):
-        size = write_via(lambda p: graph_pdf(report["claims"], p), report_dir / "figures/dependency-graph.pdf")
+        size = graph_size(report["claims"])
         if size:
+            pdf = cached(cache, "graph pdf", graph_inputs(report["claims"]),
+                         lambda: _pdf_bytes(lambda p: graph_pdf(report["claims"], p)))
+            write_text_atomic(pdf, report_dir / "figures/dependency-graph.pdf", mode="wb")
             graph = "figures/dependency-graph.pdf"
             angle = "angle=90," if size[0] > 1.3 * size[1] else ""  # a wide graph reads better sideways
     text = render_latex(report, figure_files=files, graph_file=graph, figures_note=figures_note,
                         graph_angle=angle)
     return write_text_atomic(text, report_dir / "report.tex")
+
+
+def _pdf_bytes(draw) -> bytes:
+    """The bytes of a PDF that draw(path) writes."""
+    with tempfile.TemporaryDirectory(prefix="verify-claims-fig-") as tmp:
+        path = Path(tmp) / "figure.pdf"
+        draw(path)
+        return path.read_bytes()
 
 
 def _log_excerpt(log: str) -> str:
@@ -205,18 +219,28 @@ def _log_excerpt(log: str) -> str:
     return "\n".join(lines[-25:])
 
 
-def build_pdf(tex_path, *, timeout: float = 180.0) -> Path:
+def build_pdf(tex_path, *, timeout: float = 180.0, cache=None) -> Path:
     """Compile tex_path (with the figures beside it) into report.pdf next to it.
 
     Twice (for references), in a temporary directory; the PDF is moved into place only
     when both runs succeed.  Raises LatexError with the log excerpt on any LaTeX error,
-    FileNotFoundError when pdflatex is not installed."""
+    FileNotFoundError when pdflatex is not installed.  With `cache` (the proof store), a
+    report.tex whose bytes and figures were typeset before gets that PDF again."""
     exe = pdflatex()
     if not exe:
         raise FileNotFoundError("pdflatex not found (install texlive-latex-base, texlive-latex-recommended, "
                                 "texlive-fonts-recommended and lmodern)")
     tex_path = Path(tex_path).resolve()
     src_dir = tex_path.parent
+    out = src_dir / tex_path.with_suffix(".pdf").name
+    inputs = tex_path.read_bytes() + b"".join(p.name.encode() + p.read_bytes()
+                                              for p in sorted((src_dir / "figures").glob("*.pdf")))
+    pdf = cached(cache, "report pdf", inputs, lambda: _typeset(exe, tex_path, src_dir, timeout))
+    write_text_atomic(pdf, out, mode="wb")
+    return out
+
+
+def _typeset(exe, tex_path, src_dir, timeout) -> bytes:
     with tempfile.TemporaryDirectory(prefix="verify-claims-tex-") as tmp:
         tmp = Path(tmp)
         shutil.copy2(tex_path, tmp / "report.tex")
@@ -236,6 +260,4 @@ def build_pdf(tex_path, *, timeout: float = 180.0) -> Path:
             if proc.returncode != 0 or not (tmp / "report.pdf").exists():
                 raise LatexError(f"pdflatex failed on {tex_path} (run {run}, exit {proc.returncode}):\n"
                                  + _log_excerpt(log))
-        out = src_dir / tex_path.with_suffix(".pdf").name
-        write_via(lambda part: shutil.copyfile(tmp / "report.pdf", part), out)
-    return out
+        return (tmp / "report.pdf").read_bytes()

@@ -141,6 +141,11 @@ def _counterexample(cx) -> list:
     return _rows(cx)
 
 
+ORIGIN_TEXT = {"store": "from the proof store (unchanged since they were established)",
+               "replayed": "replayed from certificates (every step re-checked)",
+               "searched": "searched for in this run"}
+
+
 def prepare(report: dict) -> dict:
     """The view model both reports render."""
     from .. import __version__
@@ -199,8 +204,16 @@ def prepare(report: dict) -> dict:
                                             "status": by_id[u]["status"] if u in ids else ""}
                                            for u in f.get("uses") or []]})
     counts = run.get("counts") or {}
+    dates = sorted(c["established_at"] for c in claims_in if c.get("established_at"))
+    established = "" if not dates else (dates[0][:10] if dates[0][:10] == dates[-1][:10]
+                                        else f"{dates[0][:10]} to {dates[-1][:10]}")
+    origins = {o: sum(1 for c in claims_in if c.get("origin") == o) for o in ("store", "replayed", "searched")}
+    origin_text = ", ".join(f"{n} {ORIGIN_TEXT[o]}" for o, n in origins.items() if n) or "none"
     return {
         "run": run,
+        "established_range": established or "(not recorded)",
+        "origin_text": origin_text,
+        "origin_text_of": ORIGIN_TEXT,
         "schema": report.get("schema", ""),
         "counts": [{"status": s, "n": counts.get(s, 0), "colour": STATUS_COLOURS[s], "text": STATUS_TEXT[s]}
                    for s in STATUSES],

@@ -13,26 +13,21 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..model.claims import Claim, Uncheckable
 from ..model.domain import DeclarationError
+from ..model.result import Problem
 from ..backends.timebox import TimeUp, time_limit
 
-__all__ = ["Problem", "Loaded", "load_derivations"]
+__all__ = ["Problem", "Loaded", "load_derivations", "SLOW_LOAD_SECONDS"]
 
-
-@dataclass
-class Problem:
-    file: str
-    claim: str | None
-    cause: str
-
-    def __str__(self) -> str:
-        where = self.file + (f" [{self.claim}]" if self.claim else "")
-        return f"{where}: {self.cause}"
+# a module whose import and validation take longer than this is reported: declarations
+# should build their expressions cheaply (or lazily), not run symbolic work at import
+SLOW_LOAD_SECONDS = 0.5
 
 
 @dataclass
@@ -43,6 +38,13 @@ class Loaded:
     uncheckable: list = field(default_factory=list)  # Uncheckable, listed but never verified
     problems: list = field(default_factory=list)
     figures: list = field(default_factory=list)  # optional module-level FIGURES (figures.Figure)
+    # CPU seconds each module took to import and validate: a derivation module should
+    # declare, not compute (see slow_modules)
+    load_seconds: dict = field(default_factory=dict)
+
+    def slow_modules(self, threshold: float = SLOW_LOAD_SECONDS) -> list:
+        """(file, seconds) of modules whose loading took more than `threshold` CPU seconds."""
+        return sorted(((f, s) for f, s in self.load_seconds.items() if s > threshold), key=lambda x: -x[1])
 
 
 def _import_file(path: Path):
@@ -79,6 +81,7 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
         seen: dict[str, str] = {}
         for path in files:
             rel = path.name
+            t_module = time.process_time()
             box = None
             try:
                 with time_limit(import_timeout, clock="wall") as box:
@@ -127,6 +130,7 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
                 seen[c.id] = rel
                 out.claims.append(c)
             _collect_uncheckable(module, rel, seen, out)
+            out.load_seconds[rel] = round(time.process_time() - t_module, 3)
         known = {c.id for c in out.claims}
         bad_ids = set()
         for c in out.claims:

@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import sys
-from pathlib import Path
 
 import sympy as sp
 
-__all__ = ["Hasher", "declaration_key", "digest", "engine_fingerprint", "file_digest", "directory_digest"]
+__all__ = ["Hasher", "declaration_key"]
 
 DESCRIPTIVE = frozenset({"title", "ref", "note", "source", "uses", "because"})
 
@@ -106,9 +104,10 @@ class Hasher:
         return h.digest()
 
 
-def declaration_key(claim, hasher: Hasher | None = None) -> str:
-    """The hex digest of everything in a claim's declaration that can change its verdict."""
-    hasher = hasher or Hasher()
+def declaration_key(claim) -> str:
+    """The hex digest of everything in a claim's declaration that can change its verdict.
+    (One Hasher per claim: Dummy symbols are numbered by first appearance in the claim.)"""
+    hasher = Hasher()
     h = hashlib.sha256()
     h.update(f"kind={claim.kind}|id={claim.id}".encode())
     for f in dataclasses.fields(claim):
@@ -120,60 +119,3 @@ def declaration_key(claim, hasher: Hasher | None = None) -> str:
         h.update(f.name.encode())
         h.update(hasher.value(val))
     return h.hexdigest()
-
-
-def digest(*parts) -> str:
-    """sha256 over strings/bytes (a key made of other keys)."""
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p if isinstance(p, bytes) else str(p).encode())
-        h.update(b"\0")
-    return h.hexdigest()
-
-
-def file_digest(path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-def directory_digest(directory, pattern: str = "*.py", extra=()) -> str:
-    """One digest of every matching file of a directory (names and contents) and extra files."""
-    d = Path(directory)
-    h = hashlib.sha256()
-    for p in sorted(d.glob(pattern)) + [Path(x) for x in extra]:
-        if p.is_file():
-            h.update(p.name.encode() + b"\0")
-            h.update(p.read_bytes())
-            h.update(b"\0")
-    return h.hexdigest()
-
-
-_ENGINE: dict = {}
-
-
-def engine_fingerprint() -> str:
-    """The engine's own source (every module that can change a verdict, not the report
-    renderers) and the versions of everything it computes with."""
-    if "fp" in _ENGINE:
-        return _ENGINE["fp"]
-    import mpmath
-
-    from .. import __version__
-    root = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256()
-    h.update(f"verify-claims {__version__}|python {sys.version_info[:3]}|sympy {sp.__version__}|"
-             f"mpmath {mpmath.__version__}|z3 {_z3_version()}".encode())
-    for p in sorted(root.rglob("*.py")):
-        rel = p.relative_to(root).as_posix()
-        if rel.startswith(("report/", "cli.py", "__main__.py")):
-            continue
-        h.update(rel.encode() + b"\0" + p.read_bytes() + b"\0")
-    _ENGINE["fp"] = h.hexdigest()
-    return _ENGINE["fp"]
-
-
-def _z3_version() -> str:
-    try:
-        import z3
-        return z3.get_version_string()
-    except ImportError:  # pragma: no cover - z3-solver is a declared dependency
-        return "absent"
