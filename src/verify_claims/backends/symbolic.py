@@ -56,6 +56,9 @@ class Facts:
     def __init__(self, positive=(), nonnegative=()):
         self.positive = [sp.sympify(e) for e in positive]
         self.nonnegative = [sp.sympify(e) for e in nonnegative]
+        # answers already worked out: the same factors are asked about again and again
+        # (split_logs before and after expanding, every strategy of zero_by, every sign form)
+        self._memo: dict = {}
 
     def key(self) -> tuple:
         """What these facts are (for naming a decision point that depends on them)."""
@@ -79,6 +82,13 @@ class Facts:
     def is_positive(self, e, depth=0) -> bool:
         """Sound but incomplete: True only if e > 0 follows from assumptions and slacks."""
         e = sp.sympify(e)
+        key = ("positive", e, depth)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._is_positive(e, depth)
+        return got
+
+    def _is_positive(self, e, depth) -> bool:
         if e.is_positive is True:
             return True
         if depth > 6:
@@ -141,6 +151,13 @@ class Facts:
 
     def is_nonnegative(self, e, depth=0) -> bool:
         e = sp.sympify(e)
+        key = ("nonnegative", e, depth)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._is_nonnegative(e, depth)
+        return got
+
+    def _is_nonnegative(self, e, depth) -> bool:
         if e.is_nonnegative is True or self.is_positive(e, depth):
             return True
         for k in self.nonnegative:

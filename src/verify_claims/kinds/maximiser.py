@@ -22,6 +22,7 @@ from ..backends.numeric import (Evaluator, NumericOutcome, Undefined, fmt, point
 from ..backends.sampling import holds, in_interval, sample, where_values
 from ..backends.symbolic import CERTIFIED, ProofOutcome, assume, is_linear, prove_sign, short, zero_by
 from ..engine.goals import Certificate, Goal, methods_for, none_check, open_interval, solve_goal, undecided
+from ..model.claims import substitute
 from ..model.domain import Domain
 from .base import Kind, derived
 
@@ -120,7 +121,7 @@ class MaximiserKind(Kind):
         at = {rep[k]: sp.sympify(v).xreplace(rep) for k, v in claim.at.items()}
         ev = {}
         for v in wrt:
-            how, res = zero_by(sp.diff(obj, v).subs(at, simultaneous=True), facts, ctx.trace, at=f"d/d{v} at the point")
+            how, res = zero_by(substitute(sp.diff(obj, v), at), facts, ctx.trace, at=f"d/d{v} at the point")
             if not how:
                 ev["first_order"] = f"not established ({short(res)})"
                 return ProofOutcome(None, "sympy", ev)
@@ -146,7 +147,7 @@ class MaximiserKind(Kind):
                         return ProofOutcome(None, "sympy", ev)
         for rel in feas.where:
             d = (rel.rhs - rel.lhs) if isinstance(rel, (sp.StrictLessThan, sp.LessThan)) else (rel.lhs - rel.rhs)
-            d = d.xreplace(rep).subs(at, simultaneous=True)
+            d = substitute(d.xreplace(rep), at)
             strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
             if not prove_sign(d, "positive" if strict else "nonnegative", facts, ctx.trace, at="feasible where"):
                 ev["feasible"] = f"not established for {rel}"
@@ -167,7 +168,7 @@ class MaximiserKind(Kind):
             ev["second_order"] = "Hessian negative definite on the whole feasible set (strictly concave)"
             return ProofOutcome(CERTIFIED, "sympy (stationary point of a strictly concave objective)", ev)
         if claim.scope == "local":
-            at_pt = [m.subs(at, simultaneous=True) for m in minors]
+            at_pt = [substitute(m, at) for m in minors]
             if all(prove_sign(m, w, facts, ctx.trace, at=f"minor {i + 1} at the point")
                    for i, (m, w) in enumerate(zip(at_pt, wants))):
                 ev["second_order"] = "Hessian negative definite at the point"
@@ -251,7 +252,7 @@ def _feasibility_goals(claim, at, feas):
         strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
         if not isinstance(rel, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
             raise _Stop(f"feasible-set relation {rel} is not an inequality")
-        out.append(Goal(sp.sympify(d).subs(at, simultaneous=True), "positive" if strict else "nonnegative",
+        out.append(Goal(substitute(d, at), "positive" if strict else "nonnegative",
                         claim.domain, f"point satisfies {rel}"))
     return out
 
@@ -342,7 +343,7 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
     try:
         if not first_order_proved:
             for k in wrt:
-                need(Goal(sp.diff(f, k).subs(at, simultaneous=True), "zero", claim.domain,
+                need(Goal(substitute(sp.diff(f, k), at), "zero", claim.domain,
                           f"d/d{k} vanishes at the point"), allowed=("symbolic", "smt"))
         else:
             records.append({"goal": "gradient vanishes at the point", "method": "symbolic",
@@ -365,7 +366,7 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
             return done_route("B", "route B: zero gradient at a feasible point of a strictly concave objective on a "
                         "convex set: the global maximiser")
         for k, w in zip(range(1, len(wrt) + 1), wants):
-            need(Goal(hess[:k, :k].det().subs(at, simultaneous=True), w, claim.domain,
+            need(Goal(substitute(hess[:k, :k].det(), at), w, claim.domain,
                       f"leading minor {k} of the Hessian {w} at the point"))
         return done_route("C", "route C: zero gradient and negative definite Hessian at the point: a strict local "
                     "maximiser")
@@ -376,7 +377,7 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
 
 def objective(claim):
     """The objective with the frozen substitutions applied (pi_old -> the point)."""
-    return derived(claim, "objective", lambda: sp.sympify(claim.objective).subs(claim.frozen, simultaneous=True)
+    return derived(claim, "objective", lambda: substitute(claim.objective, claim.frozen)
                    if claim.frozen else sp.sympify(claim.objective))
 
 

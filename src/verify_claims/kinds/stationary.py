@@ -9,6 +9,7 @@ import mpmath
 from ..backends.numeric import (SCREEN_EQUAL, Evaluator, NumericOutcome, Undefined, fmt, point_repr,
                                 sample_points, tol, undefined_cx)
 from ..backends.symbolic import PROVED, ProofOutcome, assume, short, zero_by
+from ..model.claims import substitute
 from .base import Kind, derived
 
 
@@ -68,7 +69,7 @@ class StationaryKind(Kind):
 def residuals_at(claim) -> list:
     """What must vanish: the claim's residuals with the point substituted."""
     return derived(claim, "residuals at the point",
-                   lambda: [r.subs(claim.at, simultaneous=True) for r in claim.residuals()])
+                   lambda: [substitute(r, claim.at) for r in claim.residuals()])
 
 
 KIND = StationaryKind()

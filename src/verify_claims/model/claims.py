@@ -368,6 +368,16 @@ class Root(Claim):
                rf"{sp.latex(self.interval)}"
 
 
+def substitute(expr, mapping: dict):
+    """expr with the symbols of `mapping` replaced simultaneously.  With symbol keys this is
+    exactly subs(mapping, simultaneous=True), a hundred times faster on a large gradient
+    (subs looks for every key as a pattern in every subexpression)."""
+    expr = sp.sympify(expr)
+    if all(isinstance(k, sp.Symbol) for k in mapping) and not expr.has(sp.Derivative, sp.Subs, sp.Integral):
+        return expr.xreplace({k: sp.sympify(v) for k, v in mapping.items()})
+    return expr.subs(mapping, simultaneous=True)
+
+
 def _as_vars(wrt):
     return tuple(wrt) if isinstance(wrt, (list, tuple)) else (wrt,)
 
@@ -410,7 +420,7 @@ class Stationary(Claim):
         from the first (equal partials = the Lagrange condition)."""
         grads = [sp.diff(self.objective, v) for v in self.wrt]
         if self.frozen:
-            grads = [g.subs(self.frozen, simultaneous=True) for g in grads]
+            grads = [substitute(g, self.frozen) for g in grads]
         return [g - grads[0] for g in grads[1:]] if self.simplex else grads
 
     def validate(self):
