@@ -13,6 +13,8 @@ Distributions are :class:`verify_claims.expectations.Categorical`.  A joint law 
 (output, reward) is ``old.then(kernel)`` with ``kernel(o)`` the law of the reward of o.
 """
 
+from functools import lru_cache
+
 import sympy as sp
 
 from verify_claims.expectations import Categorical, compositions
@@ -94,6 +96,7 @@ def group_relative_preference(o, others, kernel):
     return sp.Add(*[w * adv(list(rs), 0) for rs, w in acc])
 
 
+@lru_cache(maxsize=None)  # several claims state facts about the same expectation: build it once
 def expected_group_relative_preference(o, old: Categorical, kernel, G: int):
     """P_G(o | pi_old, q) (display before Eq. (6)): the expectation of
     P_G(o | {o'_i}) over o'_1..o'_{G-1} i.i.d. ~ pi_old.  Equivalently E[A_1] with

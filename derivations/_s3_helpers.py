@@ -12,6 +12,8 @@ Expectations are exact finite sums (verify_claims.expectations.Categorical); the
 KL_0-based definitions of Section 2.2 are imported from _s2_helpers.
 """
 
+from functools import lru_cache
+
 import sympy as sp
 
 from verify_claims.expectations import Categorical
@@ -78,6 +80,7 @@ def adv_shift(rs, i):
     return rs[i] - mean(rs)
 
 
+@lru_cache(maxsize=None)  # several claims state facts about the same expectation: build it once
 def expected_pref_shift(o, old: Categorical, kernel, G: int):
     """P_G(o | pi_old, q) with the shift-only advantage (definition before Eq. (6)):
     E[A_1] with r_1 ~ kernel(o) and the other G - 1 (output, reward) pairs i.i.d. from the

@@ -1,6 +1,12 @@
 """Shared checks for the per-module derivation tests: find a claim, break it in one
 deliberate way (`variant`), and assert the engine refutes the broken copy with a
-counterexample while the original is established."""
+counterexample while the original is established.
+
+The bundled paper's claims are verified by replaying their committed certificates
+(derivations/certificates.json): every step of the proof is done again, nothing is trusted,
+but no time goes into searching; a certificate that does not replay makes the claim
+searched again.  A wrong variant has another id and declaration, so it has no certificate:
+it is falsified first, as any new claim."""
 
 import dataclasses
 import sys
@@ -12,10 +18,21 @@ for _p in (ROOT / "src", ROOT / "derivations"):
         sys.path.insert(0, str(_p))
 
 from verify_claims import HOLDS  # noqa: E402
-from verify_claims.engine.verify import verify  # noqa: E402
-from verify_claims.run.settings import Settings
+from verify_claims.engine.verify import verify as _verify  # noqa: E402
+from verify_claims.run.certificates import Certificates  # noqa: E402
+from verify_claims.run.keys import declaration_key  # noqa: E402
+from verify_claims.run.settings import Settings  # noqa: E402
 
 SETTINGS = Settings(seed=0, samples=100, precision=30)
+CERTIFICATES = Certificates.load(ROOT / "derivations")
+
+
+def verify(c, settings=SETTINGS):
+    """verify(), replaying the committed certificate of a bundled claim (None for others)."""
+    replay = CERTIFICATES.lookup(c.id, declaration_key(c))
+    res = _verify(c, settings, certificate=replay)
+    assert (res.evidence.get("replay") or {}).get("result") != "failed", (c.id, res.evidence.get("replay"))
+    return res
 
 
 def claim(module, cid):

@@ -33,6 +33,24 @@ def paper_run(tmp_path_factory):
     return code, report, buf.getvalue(), out_dir
 
 
+def test_committed_certificates_are_current():
+    """Every claim of the bundled paper has a committed certificate whose declaration key
+    matches: CI replays them instead of searching, so a proof found once is not lost on a
+    slower or busier machine.  After editing a claim, regenerate the file."""
+    from verify_claims.run.certificates import Certificates
+    from verify_claims.run.collect import load_derivations
+    from verify_claims.run.keys import declaration_key
+
+    ddir = ROOT / "derivations"
+    certs = Certificates.load(ddir)
+    loaded = load_derivations(ddir)
+    state = {c.id: certs.state(c.id, declaration_key(c)) for c in loaded.claims if c.kind != "summary"}
+    bad = {i: s for i, s in state.items() if s != "current"}
+    assert not bad, ("derivations/certificates.json is out of date: run `verify-claims --update-certificates` "
+                     f"and commit it ({bad})")
+    assert set(certs.records) == set(state), "certificates.json has records of claims that no longer exist"
+
+
 def test_bundled_paper_verifies_as_expected(paper_run):
     code, report, out, _ = paper_run
     bad = [(c["id"], c["status"], c["expected"], c["message"], c["counterexample"])
@@ -40,6 +58,10 @@ def test_bundled_paper_verifies_as_expected(paper_run):
     assert bad == [] and report["problems"] == [], out
     assert code == 0, out
     assert report["run"]["claims"] >= 200
+    # a fresh report directory: no store, the committed certificates replayed, none failing
+    store = report["run"]["store"]
+    assert store["replay_failures"] == [] and store["stale_certificates"] == []
+    assert store["origins"]["replayed"] >= 200 and store["origins"]["store"] == 0
     # the paper's known errors stay refuted (strict xfail) and carry counterexamples
     refuted = [c for c in report["claims"] if c["status"] == "refuted"]
     assert refuted and all(c["counterexample"] and c["expected"] == "refuted" for c in refuted)

@@ -21,7 +21,7 @@ import s1_1_related_work as s11  # noqa: E402
 import s1_introduction as s1  # noqa: E402
 from _grpo import advantage  # noqa: E402
 from _s1_helpers import gibbs, kl, pairwise_variance  # noqa: E402
-from verify_claims.engine.verify import verify  # noqa: E402
+from derivation_checks import verify  # noqa: E402  (replays committed certificates)
 from verify_claims.run.settings import Settings
 
 SETTINGS = Settings(seed=0, samples=100, precision=30)

@@ -18,7 +18,7 @@ for p in (ROOT / "src", ROOT / "derivations"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-from verify_claims.engine.verify import verify  # noqa: E402
+from derivation_checks import verify  # noqa: E402  (replays committed certificates)
 
 import s2_1_reward_preference as s21  # noqa: E402
 import s2_2_divergence_penalty as s22  # noqa: E402

@@ -16,7 +16,7 @@ for _p in (ROOT / "src", ROOT / "derivations"):
 
 from verify_claims import HOLDS, Ref  # noqa: E402
 from verify_claims.run.collect import load_derivations  # noqa: E402
-from verify_claims.engine.verify import verify  # noqa: E402
+from derivation_checks import verify  # noqa: E402  (replays committed certificates)
 from verify_claims.run.settings import Settings
 
 import s2_3_stationary_policies as m  # noqa: E402

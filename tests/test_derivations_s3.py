@@ -18,7 +18,7 @@ for p in (ROOT / "src", ROOT / "derivations"):
         sys.path.insert(0, str(p))
 
 from verify_claims import Root  # noqa: E402
-from verify_claims.engine.verify import verify  # noqa: E402
+from derivation_checks import verify  # noqa: E402  (replays committed certificates)
 from verify_claims.run.settings import Settings
 
 import derivation_checks as checks  # noqa: E402

@@ -258,7 +258,7 @@ def _progress_line(res, done, total, args, colour, width):
 
 
 def _store_info(outcome, store, cache_dir, args) -> dict:
-    origins = {o: sum(1 for r in outcome.results if r.origin == o) for o in ("store", "replayed", "searched")}
+    origins = {o: sum(1 for r in outcome.results if r.origin == o) for o in ("store", "replayed", "searched", "judged")}
     return {"dir": str(cache_dir) if store is not None else None, "used": store is not None,
             "snapshot": outcome.from_snapshot, "recheck": bool(args.recheck),
             "certificates": not args.no_certificates, "origins": origins,

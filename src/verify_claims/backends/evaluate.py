@@ -128,6 +128,11 @@ class _MpNS:
 
     @staticmethod
     def binomial(n, k):
+        # the binomial weights of a sum over group sizes have integer arguments: exact
+        # integers, not mpmath's gamma-function route (half the time of a limit ladder)
+        if mpmath.isint(n) and mpmath.isint(k) and n >= 0:
+            n, k = int(n), int(k)
+            return mpmath.mpf(math.comb(n, k) if 0 <= k <= n else 0)
         return mpmath.binomial(n, k)
 
     @staticmethod

@@ -166,7 +166,7 @@ def sample_points(domain, settings, rng, n=None, edges=True):
         rng.setstate(got[2])
         return [dict(p) for p in got[1]]
     pts = sampling.sample(domain, n, rng, settings.precision + 20, edges=edges)
-    if len(cache) > 16:
+    if len(cache) > 128:  # a maximiser samples its feasible set once per parameter point
         cache.clear()
     cache[key] = (state, [dict(p) for p in pts], rng.getstate())
     return pts

@@ -254,11 +254,38 @@ def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero"):
     options = trace.options(point, _STRATEGY_NAMES) if trace is not None else list(_STRATEGY_NAMES)
     if not options:
         return None, expr
-    replay = trace is not None and trace.replaying
+    memo_key = ("zero", expr, facts.key(), tuple(options))
+    if memo_key in _SEARCHED:
+        # the same search ran before in this process (the prover's first-order condition is
+        # also a certification goal): its answer, and its winner recorded again
+        label, name, residual = _SEARCHED[memo_key]
+        if name is not None and trace is not None:
+            trace.won(point, name)
+        return label, residual
+    label, name, residual = _zero_by(expr, facts, options, trace is not None and trace.replaying)
+    if len(_SEARCHED) > 4096:
+        _SEARCHED.clear()
+    _SEARCHED[memo_key] = (label, name, residual)
+    if name is not None and trace is not None:
+        trace.won(point, name)
+    return label, residual
+
+
+# answers of zero_by / prove_sign already worked out in this process, by their inputs
+_SEARCHED: dict = {}
+
+
+def _zero_by(expr, facts, options, replay):
+    """(label, winning strategy, residual): label is None when no strategy gets to 0."""
     # a replayed strategy is known to succeed: it gets the whole remaining budget, not a slice
     seconds = STRATEGY_SECONDS if not replay else REPLAY_SECONDS
     if expr.has(sp.Sum, sp.Product):
-        expr = expr.doit()
+        # sympy's symbolic summation can run for ever on a sum over a symbolic group size
+        # (telescoping attempts): evaluating it gets one strategy's slice, like a strategy
+        done = _timeboxed(lambda: expr.doit(), seconds)
+        if done is None:
+            return None, None, expr
+        expr = done
     if expr.has(sp.Piecewise):
         expr = sp.piecewise_fold(expr)
     residual = expr
@@ -278,15 +305,13 @@ def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero"):
     if big and prefix:
         # only the cheap strategies on a large split form (expand may finish the job)
         if "expand" not in options:
-            return None, expr
+            return None, None, expr
         r = sp.expand(expr)
         if r == 0:
-            if trace is not None:
-                trace.won(point, "expand")
-            return "split logs+expand", sp.S.Zero
-        return None, r
+            return "split logs+expand", "expand", sp.S.Zero
+        return None, None, r
     if big:
-        return None, expr  # too large to simplify within budget: leave it to the numbers
+        return None, None, expr  # too large to simplify within budget: leave it to the numbers
     for name, f in _strategies():
         if name not in options:
             continue
@@ -298,15 +323,11 @@ def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero"):
                 break  # timed out: the strategies after this one are heavier still
             continue
         if r == 0:
-            if trace is not None:
-                trace.won(point, name)
-            return label, sp.S.Zero
+            return label, name, sp.S.Zero
         if r.is_zero is True and not r.has(sp.Piecewise):
-            if trace is not None:
-                trace.won(point, name)
-            return label + "+assumptions", sp.S.Zero
+            return label + "+assumptions", name, sp.S.Zero
         residual = r
-    return None, residual
+    return None, None, residual
 
 
 _WANT = {"positive", "negative", "nonnegative", "nonpositive", "nonzero"}
@@ -333,7 +354,24 @@ def prove_sign(expr, want: str, facts: Facts = NO_FACTS, trace=None, at: str = "
     if trace is not None:
         point = trace.point(f"{at}:{want}", expr, facts.key())
         forms = trace.options(point, forms)
-    seconds = SIGN_FORM_SECONDS if trace is None or not trace.replaying else REPLAY_SECONDS
+    memo_key = ("sign", want, expr, facts.key(), tuple(forms))
+    if memo_key in _SEARCHED:
+        name = _SEARCHED[memo_key]
+        if name is not None and trace is not None:
+            trace.won(point, name)
+        return name is not None
+    name = _prove_sign(expr, want, facts, forms, trace is not None and trace.replaying)
+    if len(_SEARCHED) > 4096:
+        _SEARCHED.clear()
+    _SEARCHED[memo_key] = name
+    if name is not None and trace is not None:
+        trace.won(point, name)
+    return name is not None
+
+
+def _prove_sign(expr, want, facts, forms, replay):
+    """The name of the first form whose sign sympy decides, or None."""
+    seconds = SIGN_FORM_SECONDS if not replay else REPLAY_SECONDS
 
     def decide(r):
         if getattr(r, f"is_{want}") is True:
@@ -353,12 +391,10 @@ def prove_sign(expr, want: str, facts: Facts = NO_FACTS, trace=None, at: str = "
         t0 = time.process_time()
         ok = _timeboxed(lambda: decide(f(expr)), seconds)
         if ok:
-            if trace is not None:
-                trace.won(point, name)
-            return True
+            return name
         if ok is None and time.process_time() - t0 >= seconds:
             break  # timed out: the remaining forms are heavier
-    return False
+    return None
 
 
 def assume(claim, extra: Domain | None = None):

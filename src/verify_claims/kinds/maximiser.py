@@ -19,7 +19,7 @@ from ..backends.definedness import defined
 from ..backends.functions import nonsmooth
 from ..backends.numeric import (Evaluator, NumericOutcome, Undefined, fmt, point_repr, sample_points, screen_order,
                                 tol, undefined_cx)
-from ..backends.sampling import holds, in_interval, sample, where_values
+from ..backends.sampling import holds, in_interval, where_values
 from ..backends.symbolic import CERTIFIED, ProofOutcome, assume, is_linear, prove_sign, short, zero_by
 from ..engine.goals import Certificate, Goal, methods_for, none_check, open_interval, solve_goal, undecided
 from ..model.claims import substitute
@@ -41,7 +41,7 @@ class MaximiserKind(Kind):
         for v in wrt:
             exprs[f"at[{v}]"] = claim.at[v]
         ev = Evaluator(allsyms, exprs, settings.precision, screen=screen, domain=claim.domain)
-        feasible = claim.feasible()
+        feasible = derived(claim, "feasible set", claim.feasible)  # one object: its samples are kept
         n_params = max(10, settings.samples // 4)
         n_cmp = 40
         pts = sample_points(claim.domain, settings, rng, n_params) if params else [{}]
@@ -70,7 +70,7 @@ class MaximiserKind(Kind):
                 return NumericOutcome("counterexample", {}, undefined_cx(params, pt, exc))
             rivals = []
             if claim.scope == "global":
-                for c in sample(feasible, n_cmp, rng, settings.precision + 20):
+                for c in sample_points(feasible, settings, rng, n_cmp):
                     r = dict(pt)
                     r.update(c)
                     rivals.append(r)
@@ -161,7 +161,7 @@ class MaximiserKind(Kind):
             ev["second_order"] = "not attempted (feasible set not convex, or objective not smooth)"
             return ProofOutcome(None, "sympy", ev)
         hess = sp.hessian(obj, wrt)
-        minors = [hess[:k, :k].det() for k in range(1, len(wrt) + 1)]
+        minors = [leading_minor(hess, k) for k in range(1, len(wrt) + 1)]
         # negative definite iff the k-th leading minor has sign (-1)^k
         wants = ["negative" if k % 2 else "positive" for k in range(1, len(wrt) + 1)]
         if all(prove_sign(m, w, facts, ctx.trace, at=f"minor {i + 1}") for i, (m, w) in enumerate(zip(minors, wants))):
@@ -361,18 +361,35 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
             if not defined(f, whole, max(0.5, (deadline - time.process_time()) / 6), trace, at="B: f defined"):
                 raise _Stop("the objective is not shown defined on the whole feasible set")
             for k, w in zip(range(1, len(wrt) + 1), wants):
-                need(Goal(hess[:k, :k].det(), w, whole, f"leading minor {k} of the Hessian {w} on the "
+                need(Goal(leading_minor(hess, k), w, whole, f"leading minor {k} of the Hessian {w} on the "
                           "feasible set"))
             return done_route("B", "route B: zero gradient at a feasible point of a strictly concave objective on a "
                         "convex set: the global maximiser")
         for k, w in zip(range(1, len(wrt) + 1), wants):
-            need(Goal(substitute(hess[:k, :k].det(), at), w, claim.domain,
+            need(Goal(substitute(leading_minor(hess, k), at), w, claim.domain,
                       f"leading minor {k} of the Hessian {w} at the point"))
         return done_route("C", "route C: zero gradient and negative definite Hessian at the point: a strict local "
                     "maximiser")
     except _Stop as stop:
         why.append(f"route {'B' if claim.scope == 'global' else 'C'}: {stop}")
     return undecided(t0, records, "maximiser: " + "; ".join(why))
+
+
+def leading_minor(hess, k):
+    """The k-th leading principal minor, expanded without simplifying: sympy's det
+    simplifies every product it forms (dotprodsimp), which spent 20 s on a 2 x 2 minor of a
+    large objective; sign analysis tries its own forms of the result anyway."""
+    h = hess
+    if k == 1:
+        return h[0, 0]
+    if k == 2:
+        return h[0, 0] * h[1, 1] - h[0, 1] * h[1, 0]
+    if k == 3:
+        return (h[0, 0] * (h[1, 1] * h[2, 2] - h[1, 2] * h[2, 1]) - h[0, 1] * (h[1, 0] * h[2, 2] - h[1, 2] * h[2, 0])
+                + h[0, 2] * (h[1, 0] * h[2, 1] - h[1, 1] * h[2, 0]))
+    from sympy.matrices.utilities import dotprodsimp
+    with dotprodsimp(False):
+        return hess[:k, :k].det(method="berkowitz")
 
 
 def objective(claim):

@@ -44,9 +44,10 @@ class Result:
     steps: list | None = None  # chains: [{"step": i, "status": ..., "because": ...}]
     as_expected: bool = False
     established: bool | None = None  # status established and so is everything it uses
-    # how this run got the verdict: "searched" (proofs searched for), "replayed" (a stored or
-    # committed certificate re-checked step by step) or "store" (an identical claim's result
-    # kept by an earlier run); and when that verdict was first established (UTC)
+    # how this run got the verdict: "searched" (falsified first, then proofs searched for),
+    # "replayed" (a stored or committed certificate re-checked step by step), "store" (an
+    # identical claim's result kept by an earlier run) or "judged" (a summary, from the
+    # claims it uses); and when that verdict was established (UTC)
     origin: str = "searched"
     established_at: str = ""
 

@@ -143,7 +143,8 @@ def _counterexample(cx) -> list:
 
 ORIGIN_TEXT = {"store": "from the proof store (unchanged since they were established)",
                "replayed": "replayed from certificates (every step re-checked)",
-               "searched": "searched for in this run"}
+               "searched": "searched for in this run",
+               "judged": "judged from the claims they use (summaries)"}
 
 
 def prepare(report: dict) -> dict:
@@ -207,7 +208,7 @@ def prepare(report: dict) -> dict:
     dates = sorted(c["established_at"] for c in claims_in if c.get("established_at"))
     established = "" if not dates else (dates[0][:10] if dates[0][:10] == dates[-1][:10]
                                         else f"{dates[0][:10]} to {dates[-1][:10]}")
-    origins = {o: sum(1 for c in claims_in if c.get("origin") == o) for o in ("store", "replayed", "searched")}
+    origins = {o: sum(1 for c in claims_in if c.get("origin") == o) for o in ORIGIN_TEXT}
     origin_text = ", ".join(f"{n} {ORIGIN_TEXT[o]}" for o, n in origins.items() if n) or "none"
     return {
         "run": run,

@@ -168,6 +168,7 @@ def run_directory(options: RunOptions, on_result=None, on_start=None) -> RunOutc
     def summary_done(res):
         nonlocal done
         done += 1
+        res.origin = "judged"  # from the results of the claims it uses
         res.established_at = now_utc()
         if on_result:
             on_result(res, done, total)

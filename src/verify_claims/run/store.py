@@ -66,7 +66,7 @@ class Store:
             return None
         path = self._path(kind, key)
         try:
-            text = path.read_text(encoding="utf-8")
+            raw = path.read_bytes()
         except FileNotFoundError:
             self.misses += 1
             return None
@@ -75,7 +75,7 @@ class Store:
             self.misses += 1
             return None
         try:
-            data = json.loads(text)
+            data = json.loads(raw.decode("utf-8"))
             if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
                 raise ValueError("not an entry of this store format")
         except ValueError as exc:

@@ -1,0 +1,53 @@
+"""Verdicts do not depend on the machine's load.
+
+Budgets and the per-claim limit count CPU time, and z3 is interrupted by CPU time too, so
+a claim gets the same amount of work whether the machine is quiet or other processes keep
+every core busy.  Shown on budget-heavy claims of the bundled paper, searched from scratch
+(no store, no certificates): once on a quiet machine, once with two CPU-burning processes
+per core.  Slow by nature (the loaded run takes about three times longer in wall time)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import _pythonpath_env
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# claims that spend most of a budget: a z3 attempt that fails before a monotone reduction
+# certifies, maximisers whose searches fail until their budgets end, a symbolic sum whose
+# evaluation is cut by a CPU-time slice, a certificate found after failing routes
+HEAVY = ["binary-large-g-more-biased-than-g2", "stationary-eq11-local-maximiser-g2",
+         "direct-kl-large-g-two-stationary-lower", "binary-large-g-closed-form-maximises-on-policy-potential",
+         "pg-on-policy-mean-zero-binary-any-g", "b2-large-g-xstar-minimises-h"]
+
+
+def _run(tmp: Path) -> tuple:
+    cmd = [sys.executable, "-m", "verify_claims", "--derivations", str(ROOT / "derivations"), "--only", *HEAVY,
+           "--no-cache", "--no-certificates", "--jobs", "2", "--no-html", "--no-latex", "-q",
+           "--report-dir", str(tmp)]
+    proc = subprocess.run(cmd, env=_pythonpath_env(), capture_output=True, text=True, timeout=1200)
+    report = json.loads((tmp / "claims.json").read_text())
+    return proc.returncode, {c["id"]: c["status"] for c in report["claims"]}
+
+
+@pytest.mark.slow
+def test_same_statuses_and_exit_code_with_every_core_busy(tmp_path):
+    quiet_code, quiet = _run(tmp_path / "quiet")
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+               for _ in range(2 * (os.cpu_count() or 1))]
+    try:
+        loaded_code, loaded = _run(tmp_path / "loaded")
+    finally:
+        for b in burners:
+            b.kill()
+            b.wait()
+    assert quiet_code == loaded_code == 0
+    assert loaded == quiet
+    assert set(quiet) >= set(HEAVY) and "timeout" not in quiet.values()

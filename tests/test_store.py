@@ -1,0 +1,220 @@
+"""The proof store and committed certificates: what was established is kept and reused,
+keyed by content, replayed rather than trusted, and never fatal when damaged.
+
+Small derivation directories, --samples 20; each test has its own report directory (the
+store lives beside it)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from verify_claims.cli import main
+from verify_claims.run.certificates import FILENAME
+
+FAST = ("--samples", "20", "--jobs", "2", "--no-html", "--no-latex")
+
+MODULE = '''
+    """Three kinds, one proof each."""
+    import sympy as sp
+    from verify_claims import Identity, Inequality, Monotonic, Ref
+    x, y = sp.symbols("x y")
+    U = sp.Interval(0, 1)
+    CLAIMS = [
+        Identity(id="square-of-sum", title="Square of a sum", ref=Ref("2", eq="3"),
+                 lhs=(x + y) ** 2, rhs=x ** 2 + 2 * x * y + y ** 2, domain={x: U, y: U}),
+        Inequality(id="amgm-bound", title="AM-GM bound", ref=Ref("2.1", eq="5"),
+                   lhs=x * (1 - x), op="<=", rhs=sp.Rational(1, 4), domain={x: U}),
+        Monotonic(id="exp-increasing", title="exp is increasing", ref=Ref("Appendix A"),
+                  expr=sp.exp(x), var=x, domain={x: U}),
+    ]
+'''
+
+OTHER = '''
+    """A second module: edited by the tests."""
+    import sympy as sp
+    from verify_claims import Identity
+    t = sp.Symbol("t")
+    CLAIMS = [Identity(id="difference-of-squares", title="Difference of squares", ref="3",
+                       lhs=t ** 2 - 1, rhs=(t - 1) * (t + 1), domain={t: sp.Interval(-2, 2)})]
+'''
+
+
+@pytest.fixture
+def run(tmp_path, capsys):
+    """run(dir, *args) -> (exit code, stdout, stderr, claims.json)."""
+
+    def go(ddir, *args, report_dir=None):
+        rdir = report_dir or tmp_path / "reports"
+        code = main(["--derivations", str(ddir), "--report-dir", str(rdir), *FAST, *args])
+        out, err = capsys.readouterr()
+        return code, out, err, json.loads((rdir / "claims.json").read_text())
+
+    return go
+
+
+def origins(report):
+    return {c["id"]: c["origin"] for c in report["claims"]}
+
+
+def statuses(report):
+    return {c["id"]: c["status"] for c in report["claims"]}
+
+
+def test_an_unchanged_run_is_answered_from_the_store(write_modules, run, tmp_path):
+    d = write_modules({"a.py": MODULE, "b.py": OTHER})
+    code, out, err, first = run(d)
+    assert code == 0 and set(origins(first).values()) == {"searched"}
+    assert first["run"]["store"]["snapshot"] is False
+    code, out, err, again = run(d)
+    assert code == 0
+    assert again["run"]["store"]["snapshot"] is True and "answered from the proof store" in out
+    assert set(origins(again).values()) == {"store"}
+    assert statuses(again) == statuses(first)
+    # when it was established is kept, and said per claim
+    est = {c["id"]: c["established_at"] for c in first["claims"]}
+    assert est == {c["id"]: c["established_at"] for c in again["claims"]} and all(est.values())
+    assert (tmp_path / "reports" / ".verify-claims-cache").is_dir()
+
+
+def test_editing_one_claim_verifies_that_claim_only(write_modules, run):
+    d = write_modules({"a.py": MODULE, "b.py": OTHER})
+    run(d)
+    # a different (still true) identity: only it is searched, the others come from the store
+    (d / "b.py").write_text(textwrap.dedent(OTHER).replace("lhs=t ** 2 - 1, rhs=(t - 1) * (t + 1)",
+                                                           "lhs=t ** 2 - 4, rhs=(t - 2) * (t + 2)"))
+    code, out, err, report = run(d)
+    assert code == 0
+    assert origins(report) == {"square-of-sum": "store", "amgm-bound": "store", "exp-increasing": "store",
+                               "difference-of-squares": "searched"}
+    # a descriptive edit (the title) re-verifies nothing, and the report shows the new title
+    (d / "a.py").write_text(textwrap.dedent(MODULE).replace('"AM-GM bound"', '"AM-GM, renamed"'))
+    code, out, err, report = run(d)
+    assert set(origins(report).values()) == {"store"}
+    assert {c["id"]: c["title"] for c in report["claims"]}["amgm-bound"] == "AM-GM, renamed"
+
+
+def test_a_wrong_edit_is_caught_not_served_from_the_store(write_modules, run):
+    d = write_modules({"b.py": OTHER})
+    assert run(d)[0] == 0
+    (d / "b.py").write_text(textwrap.dedent(OTHER).replace("rhs=(t - 1) * (t + 1)", "rhs=(t - 1) * (t - 1)"))
+    code, out, err, report = run(d)
+    assert code == 1 and statuses(report) == {"difference-of-squares": "refuted"}
+    assert report["claims"][0]["counterexample"]["type"] == "values differ"
+
+
+def test_settings_that_change_verdicts_are_part_of_the_key(write_modules, run):
+    d = write_modules({"b.py": OTHER})
+    run(d)
+    code, out, err, report = run(d, "--seed", "7")
+    assert origins(report) == {"difference-of-squares": "searched"}
+    assert report["run"]["seed"] == 7
+
+
+def test_a_corrupt_store_entry_is_ignored_with_a_warning(write_modules, run, tmp_path):
+    d = write_modules({"a.py": MODULE})
+    run(d)
+    store = tmp_path / "reports" / ".verify-claims-cache"
+    entries = list((store / "claims").rglob("*.json"))
+    assert len(entries) == 3
+    for e in entries:
+        e.write_text("{ not json")
+    for snap in (store / "runs").rglob("*.json"):
+        snap.write_bytes(b"\x00\xff garbage")
+    code, out, err, report = run(d)
+    assert code == 0 and "ignoring corrupt store entry" in err
+    assert set(origins(report).values()) == {"searched"}
+    assert statuses(report) == {"square-of-sum": "proved", "amgm-bound": "certified", "exp-increasing": "certified"}
+
+
+def test_no_cache_and_cache_clear(write_modules, run, tmp_path):
+    d = write_modules({"b.py": OTHER})
+    store = tmp_path / "reports" / ".verify-claims-cache"
+    code, out, err, report = run(d, "--no-cache")
+    assert not store.exists() and report["run"]["store"]["used"] is False
+    run(d)
+    assert store.is_dir()
+    code, out, err, report = run(d, "--cache-clear")
+    assert "emptied the proof store" in out and origins(report) == {"difference-of-squares": "searched"}
+
+
+def test_recheck_replays_instead_of_trusting(write_modules, run):
+    d = write_modules({"a.py": MODULE})
+    first = run(d)[3]
+    code, out, err, report = run(d, "--recheck")
+    assert code == 0 and set(origins(report).values()) == {"replayed"}
+    assert statuses(report) == statuses(first)
+    assert all(c["evidence"]["replay"]["result"] == "replayed" for c in report["claims"])
+
+
+def test_committed_certificates_are_written_and_replayed(write_modules, run, tmp_path):
+    d = write_modules({"a.py": MODULE})
+    code, out, err, first = run(d, "--update-certificates")
+    assert "certificates.json" in out
+    data = json.loads((d / FILENAME).read_text())
+    recs = data["claims"]
+    assert set(recs) == {"square-of-sum", "amgm-bound", "exp-increasing"}
+    assert recs["square-of-sum"]["status"] == "proved" and recs["square-of-sum"]["decisions"]
+    # a fresh machine: no store, the committed certificates replayed
+    code, out, err, report = run(d, "--no-cache", report_dir=tmp_path / "fresh")
+    assert code == 0 and set(origins(report).values()) == {"replayed"}
+    assert statuses(report) == statuses(first)
+    # --no-certificates searches from scratch
+    code, out, err, report = run(d, "--no-cache", "--no-certificates", report_dir=tmp_path / "scratch")
+    assert set(origins(report).values()) == {"searched"}
+
+
+def test_a_certificate_that_does_not_replay_is_reported_and_searched(write_modules, run, tmp_path):
+    d = write_modules({"a.py": MODULE})
+    run(d, "--update-certificates")
+    data = json.loads((d / FILENAME).read_text())
+    # a tampered record: it says proved, but its decisions lead nowhere
+    data["claims"]["square-of-sum"]["decisions"] = {"lhs - rhs#0000000000000000": "simplify"}
+    (d / FILENAME).write_text(json.dumps(data))
+    code, out, err, report = run(d, "--no-cache", report_dir=tmp_path / "fresh")
+    c = {c["id"]: c for c in report["claims"]}["square-of-sum"]
+    assert code == 0 and c["status"] == "proved" and c["origin"] == "searched"
+    assert c["evidence"]["replay"]["result"] == "failed" and "CERTIFICATE DID NOT REPLAY" in c["message"]
+    assert "did not replay" in err
+
+
+def test_a_certificate_never_passes_a_false_claim(write_modules, run, tmp_path):
+    # a record claiming a proof of a false identity: falsify first refutes it anyway
+    d = write_modules({"b.py": OTHER})
+    run(d, "--update-certificates")
+    (d / "b.py").write_text(textwrap.dedent(OTHER).replace("rhs=(t - 1) * (t + 1)", "rhs=(t - 1) * (t - 1)"))
+    from verify_claims.run.collect import load_derivations
+    from verify_claims.run.keys import declaration_key
+    wrong = load_derivations(d).claims[0]
+    data = json.loads((d / FILENAME).read_text())
+    data["claims"]["difference-of-squares"]["declaration"] = declaration_key(wrong)  # forged to match
+    (d / FILENAME).write_text(json.dumps(data))
+    code, out, err, report = run(d, "--no-cache", report_dir=tmp_path / "fresh")
+    assert code == 1 and statuses(report) == {"difference-of-squares": "refuted"}
+
+
+def test_stale_and_unreadable_certificates(write_modules, run, tmp_path):
+    d = write_modules({"b.py": OTHER})
+    run(d, "--update-certificates")
+    (d / "b.py").write_text(textwrap.dedent(OTHER).replace("t ** 2 - 1, rhs=(t - 1) * (t + 1)",
+                                                           "t ** 2 - 9, rhs=(t - 3) * (t + 3)"))
+    code, out, err, report = run(d, "--no-cache", report_dir=tmp_path / "fresh")
+    assert code == 0 and origins(report) == {"difference-of-squares": "searched"}
+    assert report["run"]["store"]["stale_certificates"] == ["difference-of-squares"]
+    assert "no longer match" in out
+    (d / FILENAME).write_text("[not the format")
+    code, out, err, report = run(d, "--no-cache", report_dir=tmp_path / "again")
+    assert code == 0 and "ignoring" in err and FILENAME in err
+
+
+def test_list_comes_from_the_store_without_importing_modules(write_modules, tmp_path, capsys):
+    marker = tmp_path / "imported"
+    d = write_modules({"b.py": textwrap.dedent(OTHER) + f"\nopen({str(marker)!r}, 'a').write('x')\n"})
+    argv = ["--derivations", str(d), "--report-dir", str(tmp_path / "reports"), "--list"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert marker.read_text() == "x"
+    assert main(argv) == 0
+    assert capsys.readouterr().out == first and marker.read_text() == "x"  # not imported again
