@@ -273,12 +273,13 @@ def test_results_do_not_depend_on_jobs_or_filtering(write_modules, cli):
     d = write_modules({"true_claims.py": TRUE_CLAIMS, "wrong.py": WRONG_CLAIM})
 
     def strip(report):
-        return {c["id"]: _without_seconds({k: v for k, v in c.items() if k != "established"})
+        return {c["id"]: _without_seconds({k: v for k, v in c.items() if k not in ("established", "established_at")})
                 for c in report["claims"]}
 
-    _, _, _, two = cli(d, "--seed", "5")
-    _, _, _, one = cli(d, "--seed", "5", "--jobs", "1")
-    _, _, _, only = cli(d, "--seed", "5", "--only", "dropped-cross-term")
+    # --no-cache: each run verifies (the store would hand back the first run's results)
+    _, _, _, two = cli(d, "--seed", "5", "--no-cache")
+    _, _, _, one = cli(d, "--seed", "5", "--jobs", "1", "--no-cache")
+    _, _, _, only = cli(d, "--seed", "5", "--only", "dropped-cross-term", "--no-cache")
     assert strip(one) == strip(two)
     assert strip(only)["dropped-cross-term"] == strip(two)["dropped-cross-term"]
     _, _, _, other = cli(d, "--seed", "6", "--only", "dropped-cross-term")
@@ -351,7 +352,8 @@ def test_report_dir_is_created(write_modules, tmp_path, capsys):
     assert json.loads((rdir / "claims.json").read_text())["schema"] == "verify-claims/1"
     names = {p.name for p in rdir.iterdir()}
     assert {"claims.json", "report.html", "report.tex"} <= names
-    assert not [n for n in names if n.startswith(".")]  # no temporary file left behind
+    # no temporary file left behind (the proof store is the one hidden entry)
+    assert not [n for n in names if n.startswith(".") and n != ".verify-claims-cache"]
 
 
 # ====================================================================== isolation
