@@ -10,8 +10,11 @@ the ratio to the floor and whether the target is met:
   warm           nothing changed since the previous run                   <= 4x floor (goal 2.5x)
   --list         warm                                                     <= 3x floor
   wrong claims   one deliberately wrong claim of every kind, refuted       <  2 s each
+  --load         the whole paper (fresh clone) quiet, then with two CPU-burning processes per
+                 core: the same statuses and exit code 0
+  --tests        the whole test suite (.ci/run's command)                   <  5 minutes
 
-    python3 bench/bench_run.py [--repeat 3] [--skip-scratch]
+    python3 bench/bench_run.py [--repeat 3] [--skip-scratch] [--load] [--tests]
 
 Nothing here is a test: timings vary with the machine; the test suite checks behaviour.
 """
@@ -102,6 +105,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3, help="runs of the cheap measurements (median)")
     ap.add_argument("--skip-scratch", action="store_true", help="skip the from-scratch run (minutes)")
+    ap.add_argument("--load", action="store_true", help="also: the whole paper quiet and under CPU load")
+    ap.add_argument("--tests", action="store_true", help="also: time the whole test suite")
     args = ap.parse_args()
     floor_cmd = [sys.executable, "-c", "import sympy, mpmath, jinja2"]
     floor, floor_cpu, _ = median_of(args.repeat, lambda: timed(floor_cmd))
@@ -136,7 +141,36 @@ def main() -> int:
         line("wrong claims (whole command)", w, c, floor, [code], "each refuted < 2 s", refuted and slowest < 2)
         for x in report["claims"]:
             print(f"    {x['status']:<9} {x['seconds']:6.2f} s CPU  {x['kind']:<12} {x['id']}")
+        if args.load:
+            _under_load(tmp, floor)
+    if args.tests:
+        w, c, code = timed([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"])
+        line("test suite", w, c, floor, [code], "< 5 minutes", w < 300 and code == 0)
     return 0
+
+
+def _under_load(tmp: Path, floor: float) -> None:
+    """The whole paper (no store: the committed certificates replayed) on a quiet machine,
+    then with two CPU-burning processes per core: statuses and exit codes must agree."""
+    cmd = CLI + ["-q", "--jobs", "2", "--no-cache", "--no-html", "--no-latex", "--report-dir"]
+    w, c, code = timed(cmd + [str(tmp / "quiet")])
+    line("whole paper, quiet", w, c, floor, [code], "exit 0", code == 0)
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
+    try:
+        w2, c2, code2 = timed(cmd + [str(tmp / "loaded")])
+    finally:
+        for b in burners:
+            b.kill()
+            b.wait()
+    quiet = {x["id"]: x["status"] for x in json.loads((tmp / "quiet" / "claims.json").read_text())["claims"]}
+    loaded = {x["id"]: x["status"] for x in json.loads((tmp / "loaded" / "claims.json").read_text())["claims"]}
+    same = quiet == loaded and code == code2 == 0
+    line(f"whole paper, {2 * (os.cpu_count() or 1)} burners", w2, c2, floor, [code2],
+         "same statuses, exit 0", same)
+    if quiet != loaded:
+        for i in quiet:
+            if quiet[i] != loaded.get(i):
+                print(f"    {i}: quiet {quiet[i]}, loaded {loaded.get(i)}")
 
 
 def _counts(rdir: Path) -> None:

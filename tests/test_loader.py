@@ -254,9 +254,18 @@ def test_missing_directory(tmp_path):
         load_derivations(tmp_path / "nope")
 
 
-def test_module_whose_import_hangs_is_a_problem(write_modules):
-    d = write_modules({"good.py": GOOD, "hangs.py": "import time\ntime.sleep(60)\nCLAIMS = []\n"})
+def test_module_whose_import_computes_for_ever_is_a_problem(write_modules):
+    d = write_modules({"good.py": GOOD, "spins.py": "while True:\n    pass\nCLAIMS = []\n"})
     loaded = load_derivations(d, import_timeout=0.5)
     p = only_problem(loaded)
-    assert p.file == "hangs.py" and p.cause == "import did not finish within 0.5 s"
+    assert p.file == "spins.py" and p.cause == "import did not finish within 0.5 s of CPU time"
+    assert ids(loaded) == ["good-one", "good-two"]
+
+
+def test_module_whose_import_blocks_is_a_problem(write_modules):
+    # no CPU used: the wall-clock net (10 x the limit) stops it
+    d = write_modules({"good.py": GOOD, "hangs.py": "import time\ntime.sleep(60)\nCLAIMS = []\n"})
+    loaded = load_derivations(d, import_timeout=0.3)
+    p = only_problem(loaded)
+    assert p.file == "hangs.py" and p.cause == "import did not finish within 3 s (it blocks without computing)"
     assert ids(loaded) == ["good-one", "good-two"]

@@ -82,14 +82,22 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
         for path in files:
             rel = path.name
             t_module = time.process_time()
-            box = None
+            cpu_box = wall_box = None
             try:
-                with time_limit(import_timeout, clock="wall") as box:
+                # CPU time, like every limit that can change an outcome (a loaded machine must
+                # not turn a module into a problem); the wall clock, ten times looser, only
+                # catches an import that blocks without computing
+                with time_limit(10 * import_timeout, clock="wall") as wall_box, \
+                        time_limit(import_timeout, clock="cpu") as cpu_box:
                     module = _import_file(path)
             except TimeUp as exc:
-                if exc.box is not box:
+                if exc.box is cpu_box:
+                    why = f"import did not finish within {import_timeout:g} s of CPU time"
+                elif exc.box is wall_box:
+                    why = f"import did not finish within {10 * import_timeout:g} s (it blocks without computing)"
+                else:
                     raise
-                out.problems.append(Problem(rel, None, f"import did not finish within {import_timeout:g} s"))
+                out.problems.append(Problem(rel, None, why))
                 continue
             except BaseException as exc:  # noqa: BLE001 - any failure is the module's problem
                 if isinstance(exc, KeyboardInterrupt):
