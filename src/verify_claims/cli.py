@@ -10,7 +10,6 @@ Exit codes (documented in the README, in the spirit of pytest's):
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import sys
 import time

@@ -287,7 +287,6 @@ class _Gen:
 
     def sum(self, e, local):
         body = e.function
-        code_lim = []
         inner_local = dict(local)
         names = []
         for (k, a, b) in e.limits:

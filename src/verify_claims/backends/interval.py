@@ -45,14 +45,6 @@ def _ivl(lo, hi=None):
     return iv.mpf([lo, lo if hi is None else hi])
 
 
-def _lo(x):
-    return x.a if hasattr(x, "a") else x
-
-
-def _hi(x):
-    return x.b if hasattr(x, "b") else x
-
-
 def _bad(x):
     return mpmath.isnan(x.a) or mpmath.isnan(x.b)
 

@@ -23,7 +23,6 @@ changes mpmath's global context.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import mpmath
@@ -144,9 +143,6 @@ class Evaluator:
             if pt[s] != e_mp:  # not exactly at the end either: doubles lose the distance
                 return None
         return args
-
-    def faithful(self, pt) -> bool:
-        return self.float_args(pt) is not None
 
 
 def sample_points(domain, settings, rng, n=None, edges=True):
@@ -352,7 +348,3 @@ def check_order(ev, op, pts, syms, lhs="lhs", rhs="rhs"):
     if tight == len(pts):
         return NumericOutcome("inconclusive", ev_)
     return NumericOutcome("consistent", ev_)
-
-
-def finite(x) -> bool:
-    return x is not None and math.isfinite(x)
