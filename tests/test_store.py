@@ -16,21 +16,7 @@ from verify_claims.run.certificates import FILENAME
 
 FAST = ("--samples", "20", "--jobs", "2", "--no-html", "--no-latex")
 
-MODULE = '''
-    """Three kinds, one proof each."""
-    import sympy as sp
-    from verify_claims import Identity, Inequality, Monotonic, Ref
-    x, y = sp.symbols("x y")
-    U = sp.Interval(0, 1)
-    CLAIMS = [
-        Identity(id="square-of-sum", title="Square of a sum", ref=Ref("2", eq="3"),
-                 lhs=(x + y) ** 2, rhs=x ** 2 + 2 * x * y + y ** 2, domain={x: U, y: U}),
-        Inequality(id="amgm-bound", title="AM-GM bound", ref=Ref("2.1", eq="5"),
-                   lhs=x * (1 - x), op="<=", rhs=sp.Rational(1, 4), domain={x: U}),
-        Monotonic(id="exp-increasing", title="exp is increasing", ref=Ref("Appendix A"),
-                  expr=sp.exp(x), var=x, domain={x: U}),
-    ]
-'''
+from test_cli import TRUE_CLAIMS as MODULE  # noqa: E402  (three true claims, one proof each)
 
 OTHER = '''
     """A second module: edited by the tests."""

@@ -47,6 +47,8 @@ def verify(claim, settings: Settings | None = None, *, certificate: dict | None 
     `certificate` is a record written by an earlier run (``Result.evidence['trace']`` and its
     status): its decisions are replayed instead of searching."""
     settings = settings or Settings()
+    if certificate is not None and certificate.get("status") not in ("proved", "certified", "checked", "undecided"):
+        certificate = None  # a refutation is re-found by the numbers or the search, never replayed
     t0 = time.process_time()
     # sympy's assumption system shuffles its rules with the global random module: seeding
     # it per claim makes a verdict independent of which claims ran before in this process
@@ -88,7 +90,7 @@ def _refuted_first(claim, numeric: NumericOutcome, t0, t1) -> Result:
 
 def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
     recorded = (certificate or {}).get("status")
-    negative = certificate is not None and recorded not in ("proved", "certified")
+    negative = recorded in ("checked", "undecided")
     ctx = Context(settings, Trace(certificate.get("decisions", {}) if certificate and not negative else None))
     cert = None
     if negative:
