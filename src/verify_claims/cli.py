@@ -10,6 +10,7 @@ Exit codes (documented in the README, in the spirit of pytest's):
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -47,7 +48,7 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
-def _positive_int(name, lo):
+def _positive_int(name, lo, hi=None):
     def parse(s):
         try:
             v = int(s)
@@ -55,6 +56,8 @@ def _positive_int(name, lo):
             raise argparse.ArgumentTypeError(f"{name} must be an integer, got {s!r}")
         if v < lo:
             raise argparse.ArgumentTypeError(f"{name} must be at least {lo}, got {v}")
+        if hi is not None and v > hi:
+            raise argparse.ArgumentTypeError(f"{name} must be at most {hi}, got {v}")
         return v
     return parse
 
@@ -64,8 +67,9 @@ def _positive_float(s):
         v = float(s)
     except ValueError:
         raise argparse.ArgumentTypeError(f"timeout must be a number of seconds, got {s!r}")
-    if not v > 0:
-        raise argparse.ArgumentTypeError(f"timeout must be positive, got {s}")
+    if not math.isfinite(v) or not 0 < v <= 1e6:
+        raise argparse.ArgumentTypeError(f"timeout must be a positive, finite number of CPU seconds, got {s} "
+                                         "(a claim that needs longer can be given a larger one)")
     return v
 
 
@@ -81,14 +85,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="list the claims (id, reference, kind) and exit")
     p.add_argument("--seed", type=_positive_int("seed", 0), default=d.seed,
                    help=f"random seed of the numeric checks (default {d.seed})")
-    p.add_argument("--samples", type=_positive_int("samples", 10), default=d.samples,
+    p.add_argument("--samples", type=_positive_int("samples", 10, 100_000), default=d.samples,
                    help=f"random domain points per claim (default {d.samples})")
-    p.add_argument("--precision", type=_positive_int("precision", 15), default=d.precision,
+    p.add_argument("--precision", type=_positive_int("precision", 15, 10_000), default=d.precision,
                    help=f"significant digits of the numeric checks (default {d.precision})")
     p.add_argument("--timeout", type=_positive_float, default=d.timeout,
                    help=f"CPU seconds per claim before it is stopped (default {d.timeout:g}); the wall clock "
                         "is only a 10x safety net, so a loaded machine gives the same verdicts")
-    p.add_argument("--jobs", type=_positive_int("jobs", 1), default=None,
+    p.add_argument("--jobs", type=_positive_int("jobs", 1, 1024), default=None,
                    help="worker processes (default: number of CPUs)")
     p.add_argument("--report-dir", metavar="DIR", default="reports",
                    help="where claims.json is written (default reports/)")

@@ -27,6 +27,7 @@ from ..backends.numeric import NumericOutcome
 from ..backends.symbolic import ProofOutcome
 from ..backends.timebox import TimeUp, time_limit
 from ..kinds import kind_of
+from ..model.claims import float_hint, too_deep
 from ..model.result import Result
 from ..model.status import Status
 from ..run.settings import Settings
@@ -58,8 +59,8 @@ def verify(claim, settings: Settings | None = None, *, certificate: dict | None 
         screen = kind.spot_check(claim, settings, claim_rng(settings, claim.id), screen=True)
         t1 = time.process_time()
         if screen.verdict == "counterexample":
-            return _refuted_first(claim, screen, t0, t1)
-        result = _establish(kind, claim, settings, certificate, screen, t0, t1)
+            return _with_hints(claim, _refuted_first(claim, screen, t0, t1))
+        result = _with_hints(claim, _establish(kind, claim, settings, certificate, screen, t0, t1))
         replay = result.evidence.get("replay")
         if replay is not None and replay.get("result") == "failed":
             # a committed or stored certificate that does not replay is never trusted:
@@ -68,11 +69,23 @@ def verify(claim, settings: Settings | None = None, *, certificate: dict | None 
             fresh.evidence["replay"] = replay
             fresh.message = (f"CERTIFICATE DID NOT REPLAY ({replay.get('reason', '')}); searched again. "
                              + fresh.message).strip()
-            return fresh
+            return _with_hints(claim, fresh)
         return result
-    except Exception as exc:  # a claim that raises is an error of that claim, not of the run
-        return Result.for_claim(claim, Status.ERROR, message=f"{type(exc).__name__}: {exc}",
+    except RecursionError:
+        return Result.for_claim(claim, Status.ERROR, message=too_deep(claim.id, claim.named_expressions()),
                                 seconds=round(time.process_time() - t0, 4))
+    except Exception as exc:  # a claim that raises is an error of that claim, not of the run
+        return _with_hints(claim, Result.for_claim(claim, Status.ERROR, message=f"{type(exc).__name__}: {exc}",
+                                                   seconds=round(time.process_time() - t0, 4)))
+
+
+def _with_hints(claim, result: Result) -> Result:
+    """A refuted or failed claim whose declaration has floats says so: 0.1 is not one tenth."""
+    if result.status in (Status.REFUTED, Status.ERROR) and not result.as_expected:
+        hint = float_hint(claim)
+        if hint:
+            result.message = f"{result.message}; {hint}" if result.message else hint
+    return result
 
 
 def _refuted_first(claim, numeric: NumericOutcome, t0, t1) -> Result:

@@ -10,10 +10,11 @@ is wrong and it is refuted, with a one-line reason).  Claims say *what* is claim
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
 
 from .domain import DeclarationError, Domain, as_domain
 
@@ -155,7 +156,94 @@ class Claim:
             if not isinstance(e, sp.Basic):
                 raise DeclarationError(
                     f"claim {self.id!r}: {e!r} is a {type(e).__name__}, not a sympy expression")
-        self.domain.validate(self.id, self.free_symbols())
+        for name, e in self.named_expressions():
+            check_expression(self.id, name, e)
+        try:
+            free = self.free_symbols()
+        except RecursionError:
+            raise DeclarationError(too_deep(self.id, self.named_expressions())) from None
+        self.domain.validate(self.id, free)
+
+    def named_expressions(self) -> list:
+        """(field name, expression) of every expression the claim declares."""
+        out = []
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.name in ("domain", "where", "uses", "expect", "ref"):
+                continue
+            if isinstance(v, sp.Basic):
+                out.append((f.name, v))
+            elif isinstance(v, dict):
+                out += [(f"{f.name}[{k}]", x) for k, x in v.items() if isinstance(x, sp.Basic)]
+            elif isinstance(v, (list, tuple)):
+                for i, x in enumerate(v):
+                    if isinstance(x, sp.Basic):
+                        out.append((f"{f.name}[{i}]", x))
+                    elif isinstance(x, Step):
+                        out += [(f"{f.name}[{i}].{a}", getattr(x, a)) for a in ("expr", "multiply_by")
+                                if isinstance(getattr(x, a), sp.Basic)]
+        return out
+
+
+def check_expression(claim_id: str, where: str, e) -> None:
+    """Refuse what no method can verify, naming the claim, the field and the fix."""
+    try:
+        undefined = [f for f in e.atoms(AppliedUndef) if not hasattr(f, "_imp_")]
+        bad = e.has(sp.zoo, sp.nan)
+    except RecursionError:
+        raise DeclarationError(too_deep(claim_id, [(where, e)])) from None
+    if undefined:
+        f = sorted(undefined, key=str)[0]
+        raise DeclarationError(
+            f"claim {claim_id!r}: {f} in `{where}` is an undefined function (sp.Function({f.func.__name__!r})): "
+            "nothing can evaluate or prove anything about it. Use a sympy function (sp.exp, sp.log, ...) or "
+            "write the expression out; sympy's implemented_function gives it a numeric definition")
+    if bad:
+        what = "zoo (complex infinity)" if e.has(sp.zoo) else "nan"
+        raise DeclarationError(
+            f"claim {claim_id!r}: `{where}` contains {what}: a division by zero (such as x/0) or 0/0, oo - oo "
+            "when the expression was built. Check the declaration for a denominator that is 0")
+
+
+def too_deep(claim_id: str, named) -> str:
+    """The message for an expression too deeply nested for sympy's recursive traversals."""
+    deepest, depth = "", 0
+    for where, e in named:
+        d = _depth(e)
+        if d > depth:
+            deepest, depth = where, d
+    return (f"claim {claim_id!r}: the expression of `{deepest}` is nested {depth} levels deep, too deep for sympy "
+            "(RecursionError). Build long sums and products in one go, sp.Add(*terms) and sp.Mul(*factors), "
+            "instead of adding or multiplying the terms one at a time with evaluate=False")
+
+
+def _depth(e) -> int:
+    """Nesting depth of a sympy tree, without recursion."""
+    best, stack = 0, [(e, 1)]
+    seen = set()
+    while stack:
+        node, d = stack.pop()
+        best = max(best, d)
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.extend((a, d + 1) for a in getattr(node, "args", ()) if isinstance(a, sp.Basic))
+    return best
+
+
+def float_hint(claim) -> str:
+    """A note when the declaration holds floating-point numbers: 0.1 is not one tenth."""
+    floats = []
+    try:
+        for _, e in claim.named_expressions():
+            floats += [f for f in e.atoms(sp.Float) if f not in floats]
+    except (RecursionError, AttributeError):
+        return ""
+    if not floats:
+        return ""
+    shown = ", ".join(sp.sstr(f, full_prec=False) for f in sorted(floats)[:3])
+    return (f"the declaration contains floating-point numbers ({shown}): a float is not the exact number it "
+            "looks like (0.1 + 0.2 != 3/10); use exact rationals, sp.Rational(1, 10)")
 
 
 def _expr(x):
