@@ -63,3 +63,67 @@ def test_browser_check_catches_math_errors(tmp_path, cli_env, broken):
     dom = browser_dom(rdir / "bad.html", tmp_path / "bad.png", tmp_path / "p2")
     with pytest.raises(AssertionError, match="MathJax|not typeset"):
         assert_typeset_report(dom, ["a"], [])
+
+
+def active_content(dom: str) -> list:
+    """Elements in a DOM dump that the hostile text could have made live: a javascript: URL,
+    an event handler, an <img>/<a>/<iframe> that is not the report's own, or a class, id or
+    style carrying the injected names.  (Text nodes are ignored: escaped text is inert.)"""
+    from html.parser import HTMLParser
+
+    found = []
+
+    class Tags(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            for name, value in attrs:
+                v = (value or "").strip().lower()
+                if name.startswith("on") or v.startswith("javascript:") or "javascript:" in v.replace(" ", ""):
+                    found.append((tag, name, value))
+                if any(bad in v for bad in ("evil-class", "evil-id", "color:red")):
+                    found.append((tag, name, value))
+            if tag in ("img", "iframe", "object", "embed"):
+                found.append((tag, attrs))
+
+    Tags().feed(dom)
+    return found
+
+
+HOSTILE_MATH = r"\href{javascript:alert(1)}{x} + \class{evil-class}{y} + \cssId{evil-id}{z} + \style{color:red}{w}"
+
+
+def test_no_active_content_from_hostile_math(tmp_path, cli_env):
+    """Safe HTML, end to end: a title and symbol names that try `\\href`, `javascript:`,
+    `\\class` and raw HTML stay inert; and even math that slips past the report's own filter
+    (written straight into a math element) gets no link, class, id or style from MathJax's
+    safe mode."""
+    need("chromium")
+    derivs = tmp_path / "derivs"
+    derivs.mkdir()
+    (derivs / "m.py").write_text(
+        "import sympy as sp\nfrom verify_claims import Identity, Ref\n"
+        "x = sp.Symbol(r'\\href{javascript:alert(1)}{x}')\n"
+        "y = sp.Symbol(r'\\class{evil-class}{y}')\n"
+        "z = sp.Symbol('<img src=q onerror=alert(2)>')\n"
+        "CLAIMS = [Identity(id='a', title=r'\\(\\href{javascript:alert(3)}{click}\\) <a href=\"javascript:alert(4)\">t</a>',"
+        " ref=Ref('1'), lhs=x + y + z, rhs=z + y + x, domain={x: sp.Interval(0, 1), y: sp.Interval(0, 1),"
+        " z: sp.Interval(0, 1)})]\n", encoding="utf-8")
+    rdir = tmp_path / "reports"
+    proc = run_cli(derivs, rdir, cli_env, "--no-latex")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    html = (rdir / "report.html").read_text(encoding="utf-8")
+    bypass = re.sub(r'(<div class="stmt[^"]*">)', lambda m: '<div class="stmt math">\\[ ' + HOSTILE_MATH
+                    + r' \]</div>' + m.group(1), html, count=1)
+    assert bypass != html
+    (rdir / "bypass.html").write_text(bypass, encoding="utf-8")
+    for page in ("report.html", "bypass.html"):
+        dom = browser_dom(rdir / page, tmp_path / f"{page}.png", tmp_path / f"profile-{page}")
+        assert 'data-mathjax="done"' in dom
+        bad = active_content(dom)
+        assert not bad, (page, bad)
+    # the check can fail: the same page without safe mode does get a live link and the classes
+    unsafe = bypass.replace("loader: { load: ['ui/safe'] },", "")
+    assert unsafe != bypass
+    (rdir / "unsafe.html").write_text(unsafe, encoding="utf-8")
+    dom = browser_dom(rdir / "unsafe.html", tmp_path / "unsafe.png", tmp_path / "p-unsafe")
+    bad = active_content(dom)
+    assert any("javascript:" in str(b) for b in bad) and any("evil-class" in str(b) for b in bad), bad

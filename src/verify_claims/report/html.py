@@ -67,6 +67,7 @@ def write_html(report: dict, report_dir, *, figures_note: str = "", cache=None) 
     report_dir = Path(report_dir)
     mj = report_dir / "mathjax"
     mj.mkdir(parents=True, exist_ok=True)
-    for name in ("tex-svg.js", "LICENSE"):
+    for name in ("tex-svg.js", "LICENSE", "ui/safe.js", "input/tex/extensions/html.js"):
+        (mj / name).parent.mkdir(parents=True, exist_ok=True)
         _copy_atomic(MATHJAX_DIR / name, mj / name)
     return write_text_atomic(render_html(report, figures_note=figures_note, cache=cache), report_dir / "report.html")
