@@ -207,7 +207,7 @@ def test_dir_with_only_broken_modules_exit_1(write_modules, cli):
 @pytest.mark.parametrize("args,fragment", [
     (["--samples", "0"], "samples must be at least 10, got 0"),
     (["--samples", "many"], "samples must be an integer"),
-    (["--timeout", "-1"], "timeout must be positive"),
+    (["--timeout", "-1"], "timeout must be a positive, finite number"),
     (["--jobs", "0"], "jobs must be at least 1"),
     (["--no-such-flag"], "unrecognized arguments"),
 ])
@@ -352,8 +352,8 @@ def test_report_dir_is_created(write_modules, tmp_path, capsys):
     assert json.loads((rdir / "claims.json").read_text())["schema"] == "verify-claims/1"
     names = {p.name for p in rdir.iterdir()}
     assert {"claims.json", "report.html", "report.tex"} <= names
-    # no temporary file left behind (the proof store is the one hidden entry)
-    assert not [n for n in names if n.startswith(".") and n != ".verify-claims-cache"]
+    # no temporary file left behind (the proof store and the lock are the hidden entries)
+    assert not [n for n in names if n.startswith(".") and n not in (".verify-claims-cache", ".verify-claims.lock")]
 
 
 # ====================================================================== isolation

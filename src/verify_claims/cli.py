@@ -1,10 +1,8 @@
 """The ``verify-claims`` command: verify derivations, print a summary, write claims.json.
 
-Exit codes (documented in the README, in the spirit of pytest's):
-  0  every claim came out as expected
-  1  some claim did not (refuted, error, timeout, undecided), or a module/claim is broken
-  2  usage error, or nothing to verify
-  3  internal error of verify-claims itself
+Exit codes (documented in the README, in the spirit of pytest's): see ``ExitCode`` and
+``_EXIT_TEXT``.  The verdict comes first: a report that fails to render gives its own code
+only when every claim came out as expected.
 """
 
 from __future__ import annotations
@@ -12,7 +10,9 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import signal
 import sys
+import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -123,7 +123,27 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an exception so that every cleanup (staging directory, lock,
+    child processes) runs as it does for Ctrl-C."""
+
+
+def _on_sigterm(signum, frame):
+    raise _Terminated()
+
+
 def main(argv=None) -> int:
+    old = None
+    if threading.current_thread() is threading.main_thread():
+        old = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return _run_main(argv)
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGTERM, old)
+
+
+def _run_main(argv) -> int:
     try:
         return _main(argv)
     except SystemExit as exc:  # argparse: --help/--version (0) or a usage error (2)
@@ -137,9 +157,14 @@ def main(argv=None) -> int:
         except OSError:
             pass
         return EXIT_OK
-    except KeyboardInterrupt:
-        print("verify-claims: interrupted", file=sys.stderr)
-        return EXIT_FAILED
+    except KeyboardInterrupt as exc:
+        what = "terminated (SIGTERM)" if isinstance(exc, _Terminated) else "interrupted"
+        if getattr(exc, "published", False):
+            print(f"verify-claims: {what} after this run's report was published", file=sys.stderr)
+        else:
+            print(f"verify-claims: {what}: nothing was published; the report directory keeps the previous "
+                  "run's report", file=sys.stderr)
+        return ExitCode.INTERRUPTED
     except Exception as exc:  # pragma: no cover - a bug in verify-claims itself
         import traceback
         traceback.print_exc()
@@ -157,13 +182,42 @@ def _main(argv) -> int:
     from .run.store import Store
 
     cache_dir = Path(args.cache_dir) if args.cache_dir else Store.beside(args.report_dir)
-    store = None if args.no_cache else Store(cache_dir)
-    if args.cache_clear:
-        Store(cache_dir).clear()
-        print(f"verify-claims: emptied the proof store {cache_dir}")
     if args.list:
+        store = None if args.no_cache else Store(cache_dir)
+        if args.cache_clear:
+            _store_clear(cache_dir)
         return _list(ddir, store, args)
 
+    from .report.directory import ReportDir, ReportDirError
+
+    # the report directory first: a directory that cannot be written is an error now, not
+    # after the whole verification; and the lock makes concurrent runs wait their turn
+    try:
+        rdir = ReportDir(args.report_dir, on_wait=lambda msg: print(f"verify-claims: {msg}", file=sys.stderr,
+                                                                     flush=True))
+        rdir.open()
+    except ReportDirError as exc:
+        raise _UsageError(str(exc)) from None
+    try:
+        store = None if args.no_cache else Store(cache_dir)
+        if args.cache_clear:
+            _store_clear(cache_dir)
+        return _verify(args, ddir, store, cache_dir, colour, rdir)
+    except KeyboardInterrupt as exc:
+        exc.published = rdir.published
+        raise
+    finally:
+        rdir.close()
+
+
+def _store_clear(cache_dir) -> None:
+    from .run.store import Store
+
+    Store(cache_dir).clear()
+    print(f"verify-claims: emptied the proof store {cache_dir}")
+
+
+def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
     from .run.session import RunOptions, UnknownIds, run_directory
 
     settings = Settings(seed=args.seed, samples=args.samples, precision=args.precision,
@@ -221,21 +275,35 @@ def _main(argv) -> int:
     report = build_report(results, outcome.problems, settings, derivations=str(ddir), seconds=seconds,
                           exit_code=code, jobs=jobs, started=started, uncheckable=outcome.uncheckable,
                           figures=outcome.figures, store=store_info)
-    out = write_json_atomic(report, Path(args.report_dir) / "claims.json")
-    _summary(results, outcome.problems, seconds, settings, out, colour, report.get("certification"),
+    # the verdict first: printed (and the exit code fixed) before any report is rendered
+    _summary(results, outcome.problems, seconds, settings, colour, report.get("certification"),
              len(outcome.uncheckable), store_info)
     if args.update_docs:
         _update_docs(report, ddir, complete=not args.only)
     if args.update_certificates:
         _update_certificates(outcome, ddir, complete=not args.only)
-    return _write_reports(report, args, code, outcome.figures_note, store)
+    code, notes, failed_files = _write_reports(report, args, code, outcome.figures_note, store, rdir.staging)
+    # claims.json last, so that it states the exit code of the process and what failed to render
+    report["run"]["exit_code"] = int(code)
+    report["run"]["report_errors"] = [{"file": f, "error": why} for f, why in failed_files]
+    write_json_atomic(report, rdir.staging / "claims.json")
+    published = rdir.publish([p.name for p in rdir.staging.iterdir()])
+    for path in published:
+        if path.name in notes:
+            print(f"report: {path}{notes[path.name]}")
+    return code
 
 
 _EXIT_TEXT = {ExitCode.OK: "every claim came out as expected",
               ExitCode.FAILED: "some claim did not (refuted, error, timeout, undecided), a derivation module or "
                                "claim is broken, or a figure disagrees",
-              ExitCode.USAGE: "usage error (bad option, unknown --only id, missing directory) or nothing to verify",
-              ExitCode.INTERNAL: "internal error of verify-claims (or a LaTeX report that does not compile)"}
+              ExitCode.USAGE: "usage error (bad option, unknown --only id, missing derivations directory, a report "
+                              "directory that cannot be written) or nothing to verify",
+              ExitCode.INTERNAL: "internal error of verify-claims",
+              ExitCode.REPORT: "every claim came out as expected, but a report file could not be rendered "
+                               "(which one and why is printed; e.g. the LaTeX error of report.pdf)",
+              ExitCode.INTERRUPTED: "interrupted (Ctrl-C, SIGTERM): nothing was published, the report "
+                                    "directory keeps the previous run's complete report"}
 
 
 def _progress_line(res, done, total, args, colour, width):
@@ -292,32 +360,61 @@ def _update_certificates(outcome, ddir: Path, complete: bool) -> None:
     print(f"updated: {path} ({kept} claims recorded; review and commit it like a lockfile)")
 
 
-def _write_reports(report, args, code, fig_note, store=None) -> int:
-    """report.html, report.tex, report.pdf beside claims.json, each written atomically."""
-    rdir = Path(args.report_dir)
+def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:
+    """Render report.html, report.tex and report.pdf into the staging directory.  Returns
+    the exit code, per file name to announce a note, and the (file, why) that failed.  A renderer that fails is named
+    with its cause; it changes the exit code only when every claim came out as expected
+    (ExitCode.REPORT), so a report problem never hides a failed claim."""
+    notes = {"claims.json": ""}
+    failed = []
     if not args.no_html:
         from .report.html import write_html
 
-        html = write_html(report, rdir, figures_note=fig_note, cache=store)
-        print(f"report: {html} (open {html.resolve().as_uri()} in a browser; works offline)")
-    if args.no_latex:
-        return code
+        try:
+            write_html(report, staging, figures_note=fig_note, cache=store)
+            url = (Path(args.report_dir).resolve() / "report.html").as_uri()
+            notes["report.html"] = f" (open {url} in a browser; works offline)"
+        except Exception as exc:  # noqa: BLE001 - reported, the verdict stands
+            failed.append(("report.html", _render_failure(exc)))
+    if not args.no_latex:
+        failed += _write_latex_reports(report, args, fig_note, store, staging, notes)
+    for name, why in failed:
+        print(f"verify-claims: error: {name} could not be rendered: {why}", file=sys.stderr)
+    if failed and code == EXIT_OK:
+        code = ExitCode.REPORT
+    return code, notes, failed
+
+
+def _write_latex_reports(report, args, fig_note, store, staging, notes) -> list:
     from .report.tex import LatexError, build_pdf, pdflatex, write_latex
 
-    tex = write_latex(report, rdir, figures_note=fig_note, cache=store)
-    print(f"report: {tex}")
+    try:
+        tex = write_latex(report, staging, figures_note=fig_note, cache=store)
+    except Exception as exc:  # noqa: BLE001
+        return [("report.tex", _render_failure(exc))]
+    notes["report.tex"] = ""
     if args.no_pdf:
-        return code
+        return []
     if not pdflatex():
         print("report: report.pdf NOT built: pdflatex is not installed (apt-get install texlive-latex-base "
               "texlive-latex-recommended texlive-fonts-recommended lmodern)")
-        return code
+        return []
     try:
-        print(f"report: {build_pdf(tex, cache=store)}")
+        build_pdf(tex, cache=store)
+        notes["report.pdf"] = ""
     except LatexError as exc:
-        print(f"verify-claims: error: the LaTeX report did not compile: {exc}", file=sys.stderr)
-        return EXIT_INTERNAL
-    return code
+        if exc.log:
+            (staging / "report.log").write_text(exc.log, encoding="utf-8")
+            notes["report.log"] = " (the LaTeX log of the failed report.pdf)"
+        return [("report.pdf", str(exc))]
+    return []
+
+
+def _render_failure(exc) -> str:
+    import traceback
+
+    traceback.print_exc()
+    return f"{type(exc).__name__}: {exc} (a bug in verify-claims' report writer: please report it)"
 
 
 def _update_docs(report: dict, ddir: Path, complete: bool) -> None:
@@ -381,7 +478,7 @@ class _Row:
         self.id, self.kind, self.uses = d["id"], d["kind"], d["uses"]
 
 
-def _summary(results, problems, seconds, settings, out, colour, cert=None, n_uncheckable=0, store=None):
+def _summary(results, problems, seconds, settings, colour, cert=None, n_uncheckable=0, store=None):
     if cert and cert["claims"]:
         c = cert["counts"]
         print(f"inequality-like claims ({', '.join(cert['kinds'])}): {cert['claims']}: "
@@ -417,4 +514,3 @@ def _summary(results, problems, seconds, settings, out, colour, cert=None, n_unc
         if store["stale_certificates"]:
             print(f"   {len(store['stale_certificates'])} committed certificates no longer match their claims "
                   "(searched instead): run --update-certificates")
-    print(f"report: {out}")

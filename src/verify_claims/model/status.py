@@ -58,7 +58,9 @@ class ExitCode(enum.IntEnum):
     OK = 0            # every claim came out as expected
     FAILED = 1        # some claim did not, or a derivation module or figure is broken
     USAGE = 2         # bad option, unknown id, missing directory, nothing to verify
-    INTERNAL = 3      # a bug in verify-claims itself (or a LaTeX report that does not compile)
+    INTERNAL = 3      # a bug in verify-claims itself
+    REPORT = 4        # every claim as expected, but a report file could not be rendered (report.pdf)
+    INTERRUPTED = 5   # Ctrl-C or SIGTERM: nothing published, the previous report is kept
 
 
 STATUSES = tuple(s.value for s in Status)

@@ -22,14 +22,15 @@ from pathlib import Path
 
 import jinja2
 
+from ..atomic import write_text_atomic
+from ..children import die_with_parent
 from .artifacts import cached
 from .figures import figure_pdf
 from .graph import STATUS_COLOURS, graph_inputs, graph_pdf, graph_size
-from ..atomic import write_text_atomic
 from .html import TEMPLATES
 from .view import display_latex, prepare, safe_math
 
-__all__ = ["render_latex", "write_latex", "build_pdf", "latex_escape", "TeX", "LatexError", "pdflatex"]
+__all__ = ["LatexError", "TeX", "build_pdf", "latex_escape", "pdflatex", "render_latex", "write_latex"]
 
 
 class TeX(str):
@@ -37,7 +38,12 @@ class TeX(str):
 
 
 class LatexError(RuntimeError):
-    pass
+    """pdflatex failed: the message names the file and quotes the real error; `log` is the
+    whole log (the CLI publishes it as report.log)."""
+
+    def __init__(self, message: str, log: str = ""):
+        super().__init__(message)
+        self.log = log
 
 
 _SPECIAL = {
@@ -72,9 +78,7 @@ def latex_escape(value) -> str:
             out.append(r"\ensuremath{" + _MATH_CHARS[ch] + "}")
         elif ch in _TEXT_CHARS:
             out.append(_TEXT_CHARS[ch])
-        elif ch == "\n":
-            out.append(" ")
-        elif ord(ch) < 32 or ord(ch) == 127:
+        elif ch == "\n" or ord(ch) < 32 or ord(ch) == 127:
             out.append(" ")
         elif ord(ch) < 128 or 0xC0 <= ord(ch) <= 0xFF:  # ASCII and Latin-1 letters (T1 + utf8)
             out.append(ch)
@@ -211,12 +215,33 @@ def _pdf_bytes(draw) -> bytes:
         return path.read_bytes()
 
 
-def _log_excerpt(log: str) -> str:
+def _log_excerpt(log: str, source: str = "", limit: int = 3) -> str:
+    """The errors of a LaTeX log, each with the lines TeX printed after it up to its
+    ``l.NNN`` context, and that line of the source; the log's tail when there is none."""
     lines = log.splitlines()
-    for i, line in enumerate(lines):
-        if line.startswith("!"):
-            return "\n".join(lines[max(0, i - 2): i + 12])
-    return "\n".join(lines[-25:])
+    src = source.splitlines()
+    parts = []
+    i = 0
+    while i < len(lines) and len(parts) < limit:
+        if not lines[i].startswith("!"):
+            i += 1
+            continue
+        block = [lines[i]]
+        j = i + 1
+        while j < len(lines) and j < i + 12:
+            block.append(lines[j])
+            m = re.match(r"l\.(\d+)", lines[j])
+            if m:
+                n = int(m.group(1))
+                if 0 < n <= len(src):
+                    block.append(f"report.tex line {n}: {src[n - 1][:300]}")
+                break
+            j += 1
+        parts.append("\n".join(block))
+        i = j + 1
+    if not parts:
+        return "\n".join(lines[-25:])
+    return "\n---\n".join(parts)
 
 
 def build_pdf(tex_path, *, timeout: float = 180.0, cache=None) -> Path:
@@ -241,7 +266,9 @@ def build_pdf(tex_path, *, timeout: float = 180.0, cache=None) -> Path:
 
 
 def _typeset(exe, tex_path, src_dir, timeout) -> bytes:
-    with tempfile.TemporaryDirectory(prefix="verify-claims-tex-") as tmp:
+    # the working directory lives beside report.tex (the run's staging directory), so a
+    # killed run's leftovers are removed with it
+    with tempfile.TemporaryDirectory(prefix=".pdflatex-", dir=src_dir) as tmp:
         tmp = Path(tmp)
         shutil.copy2(tex_path, tmp / "report.tex")
         if (src_dir / "figures").is_dir():
@@ -252,12 +279,14 @@ def _typeset(exe, tex_path, src_dir, timeout) -> bytes:
             try:
                 proc = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
                                        "report.tex"], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
-                                      capture_output=True, text=True, errors="replace", timeout=timeout)
+                                      capture_output=True, text=True, errors="replace", timeout=timeout,
+                                      preexec_fn=die_with_parent)
             except subprocess.TimeoutExpired:
-                raise LatexError(f"pdflatex did not finish within {timeout:g} s on {tex_path}") from None
+                raise LatexError(f"pdflatex did not finish within {timeout:g} s on report.tex") from None
             log = (tmp / "report.log").read_text(errors="replace") if (tmp / "report.log").exists() \
                 else proc.stdout
             if proc.returncode != 0 or not (tmp / "report.pdf").exists():
-                raise LatexError(f"pdflatex failed on {tex_path} (run {run}, exit {proc.returncode}):\n"
-                                 + _log_excerpt(log))
+                raise LatexError(f"pdflatex failed on report.tex (run {run}, exit {proc.returncode}):\n"
+                                 + _log_excerpt(log, tex_path.read_text(encoding="utf-8", errors="replace")),
+                                 log)
         return (tmp / "report.pdf").read_bytes()

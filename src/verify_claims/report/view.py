@@ -16,7 +16,7 @@ from ..model.status import STATUSES
 
 __all__ = ["prepare", "section_of", "section_sort_key", "safe_math", "display_latex", "TIMING_KEYS"]
 
-TIMING_KEYS = ("seconds", "started")
+TIMING_KEYS = ("seconds", "started", "established_at")
 _MAX_VALUE = 1500  # characters of one evidence value shown; the JSON keeps everything
 
 STATUS_TEXT = {

@@ -15,6 +15,7 @@ import importlib.util
 import sys
 import time
 import traceback
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,8 +66,12 @@ def _cause(exc: BaseException, path: Path) -> str:
     return f"failed to import: {type(exc).__name__}: {exc}{where}"
 
 
-def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
-    """Import every derivation module in `directory` and validate every claim."""
+def load_derivations(directory, import_timeout: float = 60.0, guard=None) -> Loaded:
+    """Import every derivation module in `directory` and validate every claim.
+
+    `guard` (run.supervise.ImportGuard, in the supervised child): wraps each import so a
+    hang in native code can be stopped from outside, and names the files to skip (their
+    import was stopped before, with the cause)."""
     d = Path(directory).resolve()
     out = Loaded(directory=str(d))
     if not d.is_dir():
@@ -81,13 +86,17 @@ def load_derivations(directory, import_timeout: float = 60.0) -> Loaded:
         seen: dict[str, str] = {}
         for path in files:
             rel = path.name
+            if guard is not None and rel in guard.skip:
+                out.problems.append(Problem(rel, None, guard.skip[rel]))
+                continue
             t_module = time.process_time()
             cpu_box = wall_box = None
+            watch = guard.importing(rel) if guard is not None else nullcontext()
             try:
                 # CPU time, like every limit that can change an outcome (a loaded machine must
                 # not turn a module into a problem); the wall clock, ten times looser, only
                 # catches an import that blocks without computing
-                with time_limit(10 * import_timeout, clock="wall") as wall_box, \
+                with watch, time_limit(10 * import_timeout, clock="wall") as wall_box, \
                         time_limit(import_timeout, clock="cpu") as cpu_box:
                     module = _import_file(path)
             except TimeUp as exc:

@@ -58,6 +58,9 @@ def _limit_cpu(timeout: float) -> None:
 
 def _worker(claims, settings, conn):
     from ..engine.verify import verify
+    from ..children import die_with_parent
+
+    die_with_parent()  # a killed run leaves no worker computing on
 
     if resource is not None:
         # a claim stopped by SIGXCPU must not leave a core file behind

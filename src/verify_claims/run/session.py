@@ -29,6 +29,7 @@ from .certificates import Certificates
 from .fingerprint import digest, directory_digest, engine_fingerprint
 from .settings import Settings
 from .store import Store, now_utc
+from .supervise import run_supervised
 
 __all__ = ["RunOptions", "RunOutcome", "run_directory", "listing", "select", "check_only", "UnknownIds"]
 
@@ -86,8 +87,11 @@ def listing(derivations, store: Store | None, import_timeout: float = 60.0) -> d
         if got is not None:
             return got["listing"]
     from .collect import load_derivations
-    loaded = load_derivations(derivations, import_timeout=import_timeout)
-    data = _listing_of(loaded)
+
+    def work(emit, guard):
+        return _listing_of(load_derivations(derivations, import_timeout=import_timeout, guard=guard))
+
+    data = run_supervised(work, import_timeout=import_timeout)
     if store is not None:
         store.put("listings", key, {"listing": data})
     return data
@@ -111,9 +115,24 @@ def run_directory(options: RunOptions, on_result=None, on_start=None) -> RunOutc
         if snap is not None:
             return _from_snapshot(snap, options, on_start, on_result)
 
+    def work(emit, guard):
+        return _load_and_verify(options, base_key, run_key, guard,
+                                on_start=lambda *a: emit("start", *a), on_result=lambda *a: emit("result", *a))
+
+    return run_supervised(work, import_timeout=options.import_timeout,
+                          handlers={"start": on_start or _ignore, "result": on_result or _ignore})
+
+
+def _ignore(*_args) -> None:
+    pass
+
+
+def _load_and_verify(options, base_key, run_key, guard, on_start, on_result) -> RunOutcome:
+    """Everything that needs the claims themselves (run in the supervised child)."""
     from .collect import load_derivations
     from .keys import declaration_key
-    loaded = load_derivations(options.derivations, import_timeout=options.import_timeout)
+    store = options.store
+    loaded = load_derivations(options.derivations, import_timeout=options.import_timeout, guard=guard)
     if options.only:
         check_only(options.only, {c.id for c in loaded.claims})
     claims = select(loaded.claims, options.only) if options.only else list(loaded.claims)
