@@ -143,6 +143,17 @@ def main(argv=None) -> int:
             signal.signal(signal.SIGTERM, old)
 
 
+def console_main() -> int:
+    """The `verify-claims` command (and `python -m verify_claims`): main(), then exit with
+    its code.  A Ctrl-C or SIGTERM that lands while the interpreter shuts down, after the
+    outcome is settled and the report published, no longer turns that code into a death
+    by signal."""
+    code = main()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
+    return int(code)
+
+
 def _run_main(argv) -> int:
     try:
         return _main(argv)

@@ -27,6 +27,8 @@ import json
 import os
 import shutil
 import signal
+import threading
+from contextlib import contextmanager
 import uuid
 from pathlib import Path
 
@@ -43,6 +45,30 @@ try:
     import fcntl
 except ImportError:  # pragma: no cover - non-POSIX: no lock
     fcntl = None
+
+
+@contextmanager
+def _signals_deferred(signums=(signal.SIGINT, signal.SIGTERM)):
+    """Hold SIGINT/SIGTERM while the block runs, then hand them to the handlers that were
+    installed.  Python runs signal handlers in the main thread whichever thread the kernel
+    picked, so swapping the Python-level handlers (not the thread's signal mask) is what
+    keeps a KeyboardInterrupt out of the block."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    old = {s: signal.signal(s, lambda signum, frame: caught.append((signum, frame))) for s in signums}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+        for signum, frame in caught[:1]:
+            handler = old[signum]
+            if callable(handler):
+                handler(signum, frame)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(signum)
 
 
 class ReportDirError(Exception):
@@ -139,19 +165,14 @@ class ReportDir:
         names = [n for n in REPORT_FILES if n in set(names) and (self.staging / n).exists()]
         journal = self.path / JOURNAL
         tmp = self.path / (JOURNAL + ".tmp")
-        # Ctrl-C or SIGTERM wait until the set is in place (they are delivered right after);
+        # Ctrl-C or SIGTERM wait until the set is in place (their handlers run right after);
         # only kill -9 can cut the renames short, and the journal lets the next run finish them
-        blocked = {signal.SIGINT, signal.SIGTERM}
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, blocked) if hasattr(signal, "pthread_sigmask") else None
-        try:
+        with _signals_deferred():
             tmp.write_text(json.dumps({"staging": self.staging.name, "names": names}), encoding="utf-8")
             os.replace(tmp, journal)
             self._move_in(self.staging, names)
             journal.unlink()
             self.published = True
-        finally:
-            if old is not None:
-                signal.pthread_sigmask(signal.SIG_SETMASK, old)
         return [self.path / n for n in names]
 
     def _move_in(self, staging: Path, names) -> None:
