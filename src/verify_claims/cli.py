@@ -62,26 +62,45 @@ def _positive_int(name, lo, hi=None):
     return parse
 
 
-def _positive_float(s):
+def _positive_float(s, what="timeout"):
     try:
         v = float(s)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"timeout must be a number of seconds, got {s!r}")
+        raise argparse.ArgumentTypeError(f"{what} must be a number of seconds, got {s!r}")
     if not math.isfinite(v) or not 0 < v <= 1e6:
-        raise argparse.ArgumentTypeError(f"timeout must be a positive, finite number of CPU seconds, got {s} "
+        raise argparse.ArgumentTypeError(f"{what} must be a positive, finite number of CPU seconds, got {s} "
                                          "(a claim that needs longer can be given a larger one)")
     return v
+
+
+def _budget(s):
+    return _positive_float(s, what="budget")
 
 
 def build_parser() -> argparse.ArgumentParser:
     d = Settings()
     p = _Parser(prog="verify-claims", formatter_class=argparse.RawDescriptionHelpFormatter,
                 description="Verify the claims of derivation modules: proved, certified, checked or "
-                            "refuted, with counterexamples. Writes REPORT_DIR/claims.json and the report.",
+                            "refuted, with counterexamples. Writes REPORT_DIR/claims.json and the report.\n"
+                            "`verify-claims diff [OLD.json [NEW.json]]` says what changed between two runs "
+                            "(`verify-claims diff -h`).\nDefaults can be set in pyproject.toml under "
+                            "[tool.verify-claims] (see the README); options given here override them.",
                 epilog="exit codes:\n" + "\n".join(f"  {c.value}  {_EXIT_TEXT[c]}" for c in ExitCode))
     p.add_argument("--derivations", metavar="DIR", help="directory of derivation modules "
                    "(default: the bundled paper, ./derivations)")
-    p.add_argument("--only", nargs="+", metavar="ID", help="verify only these claim ids")
+    sel = p.add_argument_group("choosing claims (together: only the claims every one of them chooses, "
+                               "plus what a chosen summary uses)")
+    sel.add_argument("--only", nargs="+", metavar="ID", help="verify only these claim ids")
+    sel.add_argument("-k", dest="keyword", metavar="EXPRESSION",
+                     help="verify only the claims matching the expression, as pytest -k: words matched "
+                          "(case-insensitive substrings) against the id, kind, module and paper reference, "
+                          "with and/or/not and parentheses; quote a phrase, e.g. -k 's3 and not limit' or "
+                          "-k '\"Eq. (14)\"'")
+    sel.add_argument("--lf", "--last-failed", dest="last_failed", action="store_true",
+                     help="verify only the claims that were not as expected in the last run (from the proof "
+                          "store); all claims when there were none")
+    p.add_argument("-x", "--exitfirst", action="store_true",
+                   help="stop at the first claim that is not as expected (claims not run are not reported)")
     p.add_argument("--list", action="store_true", help="list the claims (id, reference, kind) and exit")
     p.add_argument("--seed", type=_positive_int("seed", 0), default=d.seed,
                    help=f"random seed of the numeric checks (default {d.seed})")
@@ -92,6 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_positive_float, default=d.timeout,
                    help=f"CPU seconds per claim before it is stopped (default {d.timeout:g}); the wall clock "
                         "is only a 10x safety net, so a loaded machine gives the same verdicts")
+    p.add_argument("--prover-budget", type=_budget, default=d.prover_budget, metavar="SECONDS",
+                   help=f"CPU seconds of a claim's symbolic proof attempt (default {d.prover_budget:g}; at most "
+                        "a third of --timeout)")
+    p.add_argument("--certify-budget", type=_budget, default=d.certify_budget, metavar="SECONDS",
+                   help=f"CPU seconds of a claim's certification: SMT, intervals (default {d.certify_budget:g}; "
+                        "at most a third of --timeout)")
     p.add_argument("--jobs", type=_positive_int("jobs", 1, 1024), default=None,
                    help="worker processes (default: number of CPUs)")
     p.add_argument("--report-dir", metavar="DIR", default="reports",
@@ -117,10 +142,43 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-pdf", action="store_true",
                    help="write REPORT_DIR/report.tex but do not compile report.pdf")
     p.add_argument("--no-latex", action="store_true", help="write neither report.tex nor report.pdf")
+    p.add_argument("--json", metavar="PATH",
+                   help="also write claims.json to PATH; '-' writes it to standard output (everything else then "
+                        "goes to standard error)")
+    p.add_argument("--junitxml", metavar="PATH",
+                   help="write a JUnit XML file: one testcase per claim (a claim not as expected is a failure "
+                        "with its counterexample; an expected refutation is a skipped xfail), statuses as "
+                        "properties")
+    p.add_argument("--config", metavar="PYPROJECT",
+                   help="read [tool.verify-claims] from this file (default: the nearest pyproject.toml with "
+                        "that table, from the working directory up)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems, failures and the summary")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours")
-    p.add_argument("--version", action="version", version=f"verify-claims {__version__}")
+    p.add_argument("-V", "--version", action="version", version=f"verify-claims {__version__}")
     return p
+
+
+def parse_args(argv):
+    """The command line over the [tool.verify-claims] defaults of pyproject.toml."""
+    from .config import ConfigError, load_config
+
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--config")
+    known, _ = pre.parse_known_args(argv)
+    try:
+        config = load_config(known.config)
+    except ConfigError as exc:
+        raise _UsageError(str(exc)) from None
+    parser = build_parser()
+    values = dict(config.values)
+    if "pdf" in values:
+        values["no_pdf"] = not values.pop("pdf")
+    if "html" in values:
+        values["no_html"] = not values.pop("html")
+    parser.set_defaults(**values)
+    args = parser.parse_args(argv)
+    args.config_path = config.path
+    return args
 
 
 class _Terminated(KeyboardInterrupt):
@@ -174,7 +232,11 @@ def console_main() -> int:
 
 
 def _run_main(argv) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        if argv[:1] == ["diff"]:
+            from .report.diff import diff_main
+            return diff_main(argv[1:])
         return _main(argv)
     except SystemExit as exc:  # argparse: --help/--version (0) or a usage error (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
@@ -203,15 +265,43 @@ def _run_main(argv) -> int:
 
 
 def _main(argv) -> int:
-    args = build_parser().parse_args(argv)
-    colour = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR")
+    args = parse_args(argv)
+    if args.json == "-":
+        # claims.json owns standard output: everything else (ours, the children's, native
+        # libraries') goes to standard error, at the file-descriptor level
+        with _stdout_to_stderr() as real_stdout:
+            args.json_stream = real_stdout
+            return _main_parsed(args)
+    args.json_stream = None
+    return _main_parsed(args)
+
+
+class _stdout_to_stderr:
+    def __enter__(self):
+        sys.stdout.flush()
+        self.saved = os.dup(1)
+        os.dup2(2, 1)
+        return self.saved
+
+    def __exit__(self, *exc):
+        sys.stdout.flush()
+        os.dup2(self.saved, 1)
+        os.close(self.saved)
+
+
+def _main_parsed(args) -> int:
+    human = sys.stdout
+    colour = human.isatty() and not args.no_color and not os.environ.get("NO_COLOR") and args.json != "-"
     ddir = Path(args.derivations) if args.derivations else default_derivations()
     if not ddir.is_dir():
         raise _UsageError(f"derivations directory {ddir} does not exist "
                           "(pass --derivations DIR with your derivation modules)")
     from .run.store import Store
 
+    args.keywords = _keywords(args.keyword)
     cache_dir = Path(args.cache_dir) if args.cache_dir else Store.beside(args.report_dir)
+    if args.last_failed and args.no_cache:
+        raise _UsageError("--lf needs the proof store, where the last run's outcome is kept (drop --no-cache)")
     if args.list:
         store = None if args.no_cache else Store(cache_dir)
         if args.cache_clear:
@@ -240,6 +330,29 @@ def _main(argv) -> int:
         rdir.close()
 
 
+def _keywords(text):
+    if text is None:
+        return None
+    from .run.keywords import KeywordError, Keywords
+    try:
+        return Keywords(text)
+    except KeywordError as exc:
+        raise _UsageError(str(exc)) from None
+
+
+def _last_failed(args, store, ddir):
+    """--lf: the ids to verify, or None (every claim: nothing failed last time)."""
+    if not args.last_failed:
+        return None
+    from .run.session import last_failed
+    ids = last_failed(store, ddir)
+    if not ids:
+        print("verify-claims: --lf: no claim was not as expected in the last run: verifying every claim",
+              file=sys.stderr)
+        return None
+    return tuple(ids)
+
+
 def _store_clear(cache_dir) -> None:
     from .run.store import Store
 
@@ -248,17 +361,23 @@ def _store_clear(cache_dir) -> None:
 
 
 def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
-    from .run.session import RunOptions, UnknownIds, run_directory
+    from .run.session import RunOptions, UnknownIds, remember_failed, run_directory
 
     settings = Settings(seed=args.seed, samples=args.samples, precision=args.precision,
-                        timeout=args.timeout)
+                        timeout=args.timeout, prover_budget=args.prover_budget,
+                        certify_budget=args.certify_budget)
     jobs = args.jobs or os.cpu_count() or 1
     options = RunOptions(derivations=ddir, settings=settings, jobs=jobs, only=tuple(args.only or ()),
                          store=store, recheck=args.recheck, certificates=not args.no_certificates,
-                         import_timeout=args.timeout)
+                         import_timeout=args.timeout, keyword=args.keywords,
+                         last_failed=_last_failed(args, store, ddir), exitfirst=args.exitfirst)
+    selected = bool(options.only or options.keyword is not None or options.last_failed is not None)
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     shown = {"width": 10}
+    seen = []  # results so far: the summary of an interrupted run
+    from .live import LiveLine
+    live = LiveLine(sys.stdout) if sys.stdout.isatty() and args.json != "-" else None
 
     def on_start(total, from_store):
         what = f"{total} claims from {ddir}"
@@ -266,15 +385,31 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
             what += f" ({from_store} from the proof store)"
         print(f"verify-claims {__version__}: {what} (seed {settings.seed}, {settings.samples} samples, "
               f"{settings.precision} digits, timeout {settings.timeout:g} s CPU, {jobs} jobs)", flush=True)
+        if live:
+            live.start(total, from_store)
 
     def progress(res, done: int, total: int):
+        seen.append(res)
         shown["width"] = max(shown["width"], min(len(res.id), 60))
+        if live:
+            live.clear()
         _progress_line(res, done, total, args, colour, shown["width"])
+        if live:
+            live.result(res, done)
 
     try:
-        outcome = run_directory(options, on_result=progress, on_start=on_start)
+        outcome = run_directory(options, on_result=progress, on_start=on_start,
+                                on_running=live.running if live else None)
     except UnknownIds as exc:
         raise _UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        if live:
+            live.clear()
+        _interrupted_summary(seen, time.perf_counter() - t0, settings, colour)
+        raise
+    finally:
+        if live:
+            live.clear()
     seconds = time.perf_counter() - t0
     for p in outcome.problems:
         print(f"PROBLEM {p}", file=sys.stderr)
@@ -287,8 +422,11 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
               "Run --update-certificates once the engine change is understood.", file=sys.stderr)
     results = outcome.results
     if not results and not outcome.problems:
-        print(f"verify-claims: no claims found in {ddir} (a derivation module is a *.py file "
-              "defining CLAIMS)", file=sys.stderr)
+        if selected:
+            print("verify-claims: no claim is chosen by " + _describe_selection(args, options), file=sys.stderr)
+        else:
+            print(f"verify-claims: no claims found in {ddir} (a derivation module is a *.py file "
+                  "defining CLAIMS)", file=sys.stderr)
         return EXIT_USAGE
     from .report.schema import build_report, mark_established, write_json_atomic
 
@@ -301,27 +439,93 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
             code = EXIT_FAILED
             print(f"FIGURE {f['id']} ({f.get('source', '')}) does not agree with its stationarity condition: "
                   + "; ".join(f.get("problems", [])[:3]), file=sys.stderr)
+    if store is not None:
+        remember_failed(store, ddir, results, file_problems)
     store_info = _store_info(outcome, store, cache_dir, args)
     report = build_report(results, outcome.problems, settings, derivations=str(ddir), seconds=seconds,
                           exit_code=code, jobs=jobs, started=started, uncheckable=outcome.uncheckable,
                           figures=outcome.figures, store=store_info)
+    report["run"]["selection"] = {"only": list(options.only), "keyword": args.keyword,
+                                  "last_failed": list(options.last_failed or []) if args.last_failed else None,
+                                  "exitfirst": bool(args.exitfirst), "not_run": list(outcome.not_run)}
     # the verdict first: printed (and the exit code fixed) before any report is rendered
     _summary(results, outcome.problems, seconds, settings, colour, report.get("certification"),
              len(outcome.uncheckable), store_info)
+    if outcome.not_run:
+        print(f"   stopped at the first claim not as expected (-x): {len(outcome.not_run)} claims not run")
+    complete = not selected and not outcome.not_run
     if args.update_docs:
-        _update_docs(report, ddir, complete=not args.only)
+        _update_docs(report, ddir, complete=complete)
     if args.update_certificates:
-        _update_certificates(outcome, ddir, complete=not args.only)
+        _update_certificates(outcome, ddir, complete=complete)
     code, notes, failed_files = _write_reports(report, args, code, outcome.figures_note, store, rdir.staging)
     # claims.json last, so that it states the exit code of the process and what failed to render
     report["run"]["exit_code"] = int(code)
     report["run"]["report_errors"] = [{"file": f, "error": why} for f, why in failed_files]
     write_json_atomic(report, rdir.staging / "claims.json")
+    if store is not None:
+        from .report.diff import remember_run
+        remember_run(args.report_dir, cache_dir=cache_dir)  # the run this one replaces: `verify-claims diff` compares with it
     published = rdir.publish([p.name for p in rdir.staging.iterdir()])
     for path in published:
         if path.name in notes:
             print(f"report: {path}{notes[path.name]}")
+    return _write_extra_outputs(report, args, code)
+
+
+def _write_extra_outputs(report, args, code) -> int:
+    """--junitxml and --json: written after the report is published; a file that cannot be
+    written is a usage problem of its path, named, and never hides a failed claim."""
+    from .atomic import write_text_atomic
+
+    if args.junitxml:
+        from .report.junit import render_junit
+        try:
+            write_text_atomic(render_junit(report), Path(args.junitxml))
+            print(f"report: {args.junitxml} (JUnit XML)")
+        except OSError as exc:
+            print(f"verify-claims: error: --junitxml {args.junitxml} could not be written: {exc}", file=sys.stderr)
+            code = code if code != EXIT_OK else EXIT_USAGE
+    if args.json:
+        import json
+        text = json.dumps(report, indent=1, ensure_ascii=False, default=str) + "\n"
+        if args.json == "-":
+            os.write(args.json_stream, text.encode("utf-8"))
+        else:
+            try:
+                write_text_atomic(text, Path(args.json))
+            except OSError as exc:
+                print(f"verify-claims: error: --json {args.json} could not be written: {exc}", file=sys.stderr)
+                code = code if code != EXIT_OK else EXIT_USAGE
     return code
+
+
+def _describe_selection(args, options) -> str:
+    parts = []
+    if options.only:
+        parts.append("--only " + " ".join(options.only))
+    if args.keyword is not None:
+        parts.append(f"-k {args.keyword!r}")
+    if options.last_failed is not None:
+        parts.append("--lf")
+    return " and ".join(parts) + " (run `verify-claims --list` to see ids, kinds, modules and references)"
+
+
+def _interrupted_summary(seen, seconds, settings, colour) -> None:
+    """Ctrl-C / SIGTERM during verification: what was verified so far, before the run stops."""
+    counts = {s: sum(1 for r in seen if r.status == s) for s in STATUSES}
+    parts = [f"{n} {s}" for s, n in counts.items() if n]
+    bad = [r for r in seen if not r.as_expected]
+    if bad:
+        print("\nNot as expected so far:")
+        for r in bad:
+            print(f"  {r.id} ({r.source}): {r.status} but expected {r.expected}"
+                  + (f" -- {r.message}" if r.message else ""))
+    line = (f"== INTERRUPTED: {len(seen)} claims verified before the interrupt: {', '.join(parts) or 'none'}; "
+            f"{len(bad)} not as expected, in {seconds:.1f} s (seed {settings.seed}) ==")
+    if colour:
+        line = f"\033[33m{line}\033[0m"
+    print(line, flush=True)
 
 
 _EXIT_TEXT = {ExitCode.OK: "every claim came out as expected",
@@ -466,19 +670,21 @@ def _one_line(d, limit=400):
 def _list(ddir, store, args) -> int:
     """Collect only: the claims, their references and kinds, and the statements listed as not
     checkable -- from the proof store when no file of the directory changed."""
-    from .run.session import UnknownIds, check_only, listing, select
+    from .run.session import RunOptions, UnknownIds, listing, uncheckable_chosen, wanted_ids
 
     data = listing(ddir, store, import_timeout=args.timeout)
     claims = data["claims"]
-    if args.only:
-        try:
-            check_only(args.only, {c["id"] for c in claims})
-        except UnknownIds as exc:
-            raise _UsageError(str(exc)) from None
-        wanted = {c.id for c in select([_Row(c) for c in claims], args.only)}
+    uncheckable = data["uncheckable"]
+    options = RunOptions(derivations=ddir, only=tuple(args.only or ()), keyword=args.keywords,
+                         last_failed=_last_failed(args, store, ddir))
+    try:
+        wanted = wanted_ids([_Row(c) for c in claims], options)
+    except UnknownIds as exc:
+        raise _UsageError(str(exc)) from None
+    if wanted is not None:
         claims = [c for c in claims if c["id"] in wanted]
+        uncheckable = [u for u in uncheckable if uncheckable_chosen(u, wanted, options)]
     problems = [f"{f}" + (f" [{c}]" if c else "") + f": {cause}" for f, c, cause in data["problems"]]
-    uncheckable = data["uncheckable"] if not args.only else [u for u in data["uncheckable"] if u["id"] in args.only]
     if not claims and not uncheckable:
         for p in problems:
             print(f"PROBLEM {p}", file=sys.stderr)
@@ -502,10 +708,10 @@ def _list(ddir, store, args) -> int:
 
 
 class _Row:
-    """A listing row seen as a claim (id, kind, uses) for the --only selection."""
+    """A listing row seen as a claim (id, kind, uses, source, ref) for the selection."""
 
     def __init__(self, d):
-        self.id, self.kind, self.uses = d["id"], d["kind"], d["uses"]
+        self.id, self.kind, self.uses, self.source, self.ref = d["id"], d["kind"], d["uses"], d["source"], d["ref"]
 
 
 def _summary(results, problems, seconds, settings, colour, cert=None, n_uncheckable=0, store=None):

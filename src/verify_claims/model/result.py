@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 
 from .status import ESTABLISHED, INEQUALITY_LIKE, STATUSES, Status
 
-__all__ = ["Result", "Problem", "describe", "STATUSES", "ESTABLISHED", "INEQUALITY_LIKE"]
+__all__ = ["Result", "Problem", "describe", "counterexample_lines", "STATUSES", "ESTABLISHED", "INEQUALITY_LIKE"]
 
 
 @dataclass
@@ -70,11 +70,37 @@ class Result:
     def from_json(cls, data: dict) -> "Result":
         return cls(**{k: v for k, v in data.items() if k in _FIELDS})
 
+    def failure_text(self) -> str:
+        """Why this claim is not as expected (or what refuted it), in a few plain lines:
+        the status against the expectation, the message, the counterexample's numbers
+        (the point, then both sides or whatever the kind compared)."""
+        exp = "holds" if self.expected == "holds" else "is refuted"
+        lines = [f"{self.id} [{self.ref}]: {self.status} (expected: {exp})"]
+        if self.message and self.message not in ("counterexample",):
+            lines.append(self.message)
+        if self.counterexample:
+            lines += counterexample_lines(self.counterexample)
+        return "\n".join(lines)
+
     @staticmethod
     def judge(status, expected_holds: bool) -> bool:
         if expected_holds:
             return Status(status) in ESTABLISHED
         return Status(status) is Status.REFUTED
+
+
+def counterexample_lines(cx: dict) -> list:
+    """A counterexample dict as lines: its kind, the point, then every other quantity."""
+    cx = dict(cx)
+    out = [f"counterexample ({cx.pop('type', 'counterexample')}):"]
+    point = cx.pop("point", None)
+    if isinstance(point, dict) and point:
+        out.append("  at " + ", ".join(f"{k} = {v}" for k, v in point.items()))
+    for k, v in cx.items():
+        if isinstance(v, dict):
+            v = ", ".join(f"{a} = {b}" for a, b in v.items())
+        out.append(f"  {k} = {v}")
+    return out
 
 
 def describe(claim) -> dict:

@@ -102,11 +102,15 @@ class _Slot:
             self.conn.close()
 
 
-def run_claims(claims, settings: Settings, jobs: int | None = None, on_result=None, certificates=None):
+def run_claims(claims, settings: Settings, jobs: int | None = None, on_result=None, certificates=None,
+               should_stop=None, on_running=None):
     """Verify every claim; returns results in declaration order.
 
     on_result(result, done, total) is called as each claim finishes (progress).
     certificates(claim) -> a certificate dict to replay, or None (search).
+    should_stop() -> True ends the run early (-x): claims in flight are stopped, claims
+    not started stay None in the returned list, and summaries are not judged.
+    on_running(ids) is called whenever the set of claims being verified changes.
     Summaries are judged last, from the results of the claims they use.
     """
     summaries = [i for i, c in enumerate(claims) if c.kind == "summary"]
@@ -121,9 +125,12 @@ def run_claims(claims, settings: Settings, jobs: int | None = None, on_result=No
             on_result(res, done, total)
 
     results: list = [None] * total
-    verified = _run_verified([claims[i] for i in others], settings, jobs, progress, certificates)
+    verified = _run_verified([claims[i] for i in others], settings, jobs, progress, certificates,
+                             should_stop, on_running)
     for i, res in zip(others, verified):
         results[i] = res
+    if should_stop is not None and should_stop():
+        return results
     judge_summaries(claims, summaries, results, lambda res: progress(res, 0, total))
     return results
 
@@ -154,8 +161,10 @@ def _cost(claim) -> int:
     return kind.cost if kind is not None else 9
 
 
-def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None):
+def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None, should_stop=None,
+                  on_running=None):
     total = len(claims)
+    stop = should_stop or (lambda: False)
     results: list = [None] * total
     if total == 0:
         return []
@@ -164,6 +173,8 @@ def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None
     if "fork" not in mp.get_all_start_methods():  # pragma: no cover - non-POSIX
         from ..engine.verify import verify
         for i, c in enumerate(claims):
+            if stop():
+                break
             results[i] = verify(c, settings, certificate=cert_of(c))
             if on_result:
                 on_result(results[i], i + 1, total)
@@ -183,8 +194,19 @@ def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None
         if on_result:
             on_result(res, done, total)
 
+    running: tuple = ()
+
+    def announce():
+        nonlocal running
+        now_running = tuple(claims[s.task].id for s in slots if s.task is not None)
+        if on_running is not None and now_running != running:
+            on_running(now_running)
+        running = now_running
+
     try:
         while done < total:
+            if stop():
+                break
             for k, slot in enumerate(slots):
                 if slot.task is None and pending:
                     slot.task = pending.pop(0)
@@ -196,6 +218,7 @@ def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None
                         slot.kill()
                         slots[k] = _Slot(ctx, claims, settings)
                         finish(i, _placeholder(claims[i], Status.ERROR, "worker process unavailable", 0))
+            announce()
             busy = [s for s in slots if s.task is not None]
             if not busy:
                 continue

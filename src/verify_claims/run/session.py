@@ -31,7 +31,8 @@ from .settings import Settings
 from .store import Store, now_utc
 from .supervise import run_supervised
 
-__all__ = ["RunOptions", "RunOutcome", "run_directory", "listing", "select", "check_only", "UnknownIds"]
+__all__ = ["RunOptions", "RunOutcome", "ClaimVerifier", "run_directory", "listing", "select", "wanted_ids",
+           "claim_keywords", "uncheckable_chosen", "check_only", "UnknownIds", "last_failed", "remember_failed"]
 
 
 class UnknownIds(ValueError):
@@ -49,6 +50,9 @@ class RunOptions:
     certificates: bool = True           # replay committed certificates (False: search from scratch)
     figures: bool = True
     import_timeout: float = 60.0
+    keyword: object = None              # a run.keywords.Keywords (-k), or None
+    last_failed: tuple | None = None    # --lf: the ids not as expected last time (None: no --lf)
+    exitfirst: bool = False             # -x: stop at the first claim not as expected
 
 
 @dataclass
@@ -65,6 +69,7 @@ class RunOutcome:
     stale_certificates: list = field(default_factory=list)
     replay_failures: list = field(default_factory=list)
     directory: str = ""
+    not_run: list = field(default_factory=list)        # -x: ids left unverified after the first failure
 
 
 def _warn(msg):
@@ -106,8 +111,11 @@ def _listing_of(loaded) -> dict:
             "slow_modules": loaded.slow_modules()}
 
 
-def run_directory(options: RunOptions, on_result=None, on_start=None) -> RunOutcome:
-    """Verify every claim of the derivations directory (or the --only selection)."""
+def run_directory(options: RunOptions, on_result=None, on_start=None, on_running=None) -> RunOutcome:
+    """Verify every claim of the derivations directory (or the --only / -k / --lf selection).
+
+    on_start(total, from_store), on_result(result, done, total) and on_running(ids) (the
+    claims being verified right now) report progress as it happens."""
     store = options.store
     base_key, run_key = run_keys(options)
     if store is not None and not options.recheck:
@@ -117,71 +125,116 @@ def run_directory(options: RunOptions, on_result=None, on_start=None) -> RunOutc
 
     def work(emit, guard):
         return _load_and_verify(options, base_key, run_key, guard,
-                                on_start=lambda *a: emit("start", *a), on_result=lambda *a: emit("result", *a))
+                                on_start=lambda *a: emit("start", *a), on_result=lambda *a: emit("result", *a),
+                                on_running=lambda *a: emit("running", *a))
 
     return run_supervised(work, import_timeout=options.import_timeout,
-                          handlers={"start": on_start or _ignore, "result": on_result or _ignore})
+                          handlers={"start": on_start or _ignore, "result": on_result or _ignore,
+                                    "running": on_running or _ignore})
 
 
 def _ignore(*_args) -> None:
     pass
 
 
-def _load_and_verify(options, base_key, run_key, guard, on_start, on_result) -> RunOutcome:
+class ClaimVerifier:
+    """One claim's verdict, cheapest way first: the store, a replay, a search.  What a
+    whole run (`_load_and_verify`) and the pytest plugin share, so that both read and
+    write the same proof store entries under the same keys."""
+
+    def __init__(self, options: RunOptions, base_key: str | None = None):
+        self.options = options
+        self.store = options.store
+        self.base_key = base_key or run_keys(options)[0]
+        self.committed = (Certificates.load(options.derivations, warn=_warn) if options.certificates
+                          else Certificates())
+        self.decl: dict = {}      # claim id -> declaration key
+        self.keys: dict = {}      # claim id -> store key
+        self.replays: dict = {}   # claim id -> certificate to replay (or None: search)
+
+    def lookup(self, claim) -> Result | None:
+        """The stored result of an identical claim, or None (then `replays` says what to
+        replay when it is verified)."""
+        from .keys import declaration_key
+        decl = self.decl[claim.id] = declaration_key(claim)
+        rec = self.committed.lookup(claim.id, decl) if self.options.certificates else None
+        self.keys[claim.id] = digest(self.base_key, decl, _record_digest(rec))
+        entry = self.store.get("claims", self.keys[claim.id]) if self.store is not None else None
+        if entry is not None and not self.options.recheck:
+            return _reuse(entry, claim)
+        self.replays[claim.id] = (_stored_certificate(entry) if self.options.recheck and entry is not None
+                                  else rec)
+        return None
+
+    def stale(self, claim_id) -> bool:
+        return self.committed.state(claim_id, self.decl[claim_id]) == "stale"
+
+    def finish(self, res, replay_failures=None) -> None:
+        """A result fresh from a worker: its origin, and into the store."""
+        rep = (res.evidence or {}).get("replay") or {}
+        res.origin = "replayed" if rep.get("result") in ("replayed", "search skipped") else "searched"
+        if rep.get("result") == "failed" and replay_failures is not None:
+            replay_failures.append((res.id, rep.get("reason", "")))
+        res.established_at = now_utc()
+        if (self.store is not None and res.id in self.keys
+                and res.status not in (Status.ERROR, Status.TIMEOUT)):
+            self.store.put("claims", self.keys[res.id], {"id": res.id, "established_at": res.established_at,
+                                                         "result": res.to_json()})
+
+
+def _load_and_verify(options, base_key, run_key, guard, on_start, on_result, on_running=None) -> RunOutcome:
     """Everything that needs the claims themselves (run in the supervised child)."""
     from .collect import load_derivations
-    from .keys import declaration_key
     store = options.store
     loaded = load_derivations(options.derivations, import_timeout=options.import_timeout, guard=guard)
-    if options.only:
-        check_only(options.only, {c.id for c in loaded.claims})
-    claims = select(loaded.claims, options.only) if options.only else list(loaded.claims)
-    committed = Certificates.load(options.derivations, warn=_warn) if options.certificates else Certificates()
-    decl = {c.id: declaration_key(c) for c in claims if c.kind != "summary"}
+    wanted = wanted_ids(loaded.claims, options)
+    claims = list(loaded.claims) if wanted is None else [c for c in loaded.claims if c.id in wanted]
+    verifier = ClaimVerifier(options, base_key)
     out = RunOutcome(results=[], problems=list(loaded.problems), figures=[],
-                     uncheckable=[u.to_json() for u in loaded.uncheckable
-                                  if not options.only or u.id in set(options.only)],
+                     uncheckable=[u.to_json() for u in loaded.uncheckable if uncheckable_chosen(u, wanted, options)],
                      modules=[list(m) for m in loaded.modules], slow_modules=loaded.slow_modules(),
-                     certificates=decl, directory=str(Path(options.derivations).resolve()))
-    out.stale_certificates = [i for i, k in decl.items() if committed.state(i, k) == "stale"]
+                     directory=str(Path(options.derivations).resolve()))
 
     # what the store already knows, and what each remaining claim replays
     results: list = [None] * len(claims)
-    keys, replays, todo = {}, {}, []
+    todo = []
     for i, c in enumerate(claims):
         if c.kind == "summary":
             continue
-        rec = committed.lookup(c.id, decl[c.id]) if options.certificates else None
-        keys[c.id] = digest(base_key, decl[c.id], _record_digest(rec))
-        entry = store.get("claims", keys[c.id]) if store is not None else None
-        if entry is not None and not options.recheck:
-            results[i] = _reuse(entry, c)
-            continue
-        replay = _stored_certificate(entry) if options.recheck and entry is not None else rec
-        replays[c.id] = replay
-        todo.append(i)
+        results[i] = verifier.lookup(c)
+        if results[i] is None:
+            todo.append(i)
+    out.certificates = dict(verifier.decl)
+    out.stale_certificates = [i for i in verifier.decl if verifier.stale(i)]
     if on_start:
         on_start(len(claims), len(claims) - len(todo) - sum(1 for c in claims if c.kind == "summary"))
     done = 0
     total = len(claims)
+    stop = {"now": False}
     for i, r in enumerate(results):
         if r is not None:
             done += 1
             if on_result:
                 on_result(r, done, total)
+            if options.exitfirst and not r.as_expected:
+                stop["now"] = True
 
     def progress(res, _done, _total):
         nonlocal done
         done += 1
-        _finish(res, keys, replays, store, out)
+        verifier.finish(res, out.replay_failures)
         if on_result:
             on_result(res, done, total)
+        if options.exitfirst and not res.as_expected:
+            stop["now"] = True
 
     from .schedule import judge_summaries, run_claims
     sub = [claims[i] for i in todo]
-    for i, res in zip(todo, run_claims(sub, options.settings, jobs=options.jobs, on_result=progress,
-                                       certificates=lambda c: replays.get(c.id))):
-        results[i] = res
+    if not stop["now"]:
+        for i, res in zip(todo, run_claims(sub, options.settings, jobs=options.jobs, on_result=progress,
+                                           certificates=lambda c: verifier.replays.get(c.id),
+                                           should_stop=lambda: stop["now"], on_running=on_running)):
+            results[i] = res
     summaries = [i for i, c in enumerate(claims) if c.kind == "summary"]
 
     def summary_done(res):
@@ -192,17 +245,76 @@ def _load_and_verify(options, base_key, run_key, guard, on_start, on_result) -> 
         if on_result:
             on_result(res, done, total)
 
+    if stop["now"]:
+        # -x: what was not run is not reported, and a summary is judged only from complete evidence
+        verified = {claims[i].id for i, r in enumerate(results) if r is not None}
+        summaries = [i for i in summaries if _uses_closure(claims, i) <= verified]
     judge_summaries(claims, summaries, results, summary_done)
-    out.results = results + [_problem_result(p) for p in loaded.problems if p.claim]
-    if options.figures and not options.only:
+    out.not_run = [c.id for c, r in zip(claims, results) if r is None]
+    out.results = [r for r in results if r is not None] + [_problem_result(p) for p in loaded.problems
+                                                            if p.claim and (wanted is None or p.claim in wanted)]
+    if options.figures and wanted is None:
         out.figures = compute_figures(loaded.figures)
-    elif options.only:
-        out.figures_note = "Figures are not computed on an --only run."
-    complete = not options.only and not any(r.status in (Status.ERROR, Status.TIMEOUT) for r in out.results
-                                            if r.kind != "?")
+    elif wanted is not None:
+        out.figures_note = "Figures are not computed on a run of selected claims."
+    complete = wanted is None and not out.not_run and not any(
+        r.status in (Status.ERROR, Status.TIMEOUT) for r in out.results if r.kind != "?")
     if store is not None and complete:
         store.put("runs", run_key, _snapshot(out))
     return out
+
+
+def _uses_closure(claims, i) -> set:
+    """Ids of the non-summary claims a summary rests on, transitively."""
+    by_id = {c.id: c for c in claims}
+    seen, todo, out = set(), list(claims[i].uses), set()
+    while todo:
+        u = todo.pop()
+        if u in seen or u not in by_id:
+            continue
+        seen.add(u)
+        if by_id[u].kind == "summary":
+            todo.extend(by_id[u].uses)
+        else:
+            out.add(u)
+    return out
+
+
+def wanted_ids(claims, options) -> set | None:
+    """The ids a run verifies: --only, -k and --lf narrow it down (each of them, together:
+    their intersection), plus what the chosen summaries use.  None: every claim."""
+    chosen = None
+    if options.only:
+        check_only(options.only, {c.id for c in claims})
+        chosen = set(options.only)
+    if options.keyword is not None:
+        hits = {c.id for c in claims if options.keyword.matches(claim_keywords(c))}
+        chosen = hits if chosen is None else chosen & hits
+    if options.last_failed is not None:
+        chosen = set(options.last_failed) if chosen is None else chosen & set(options.last_failed)
+    if chosen is None:
+        return None
+    return {c.id for c in select(claims, chosen)}
+
+
+def claim_keywords(c) -> tuple:
+    """What -k matches against: the id, the kind, the module (file and name), the paper
+    reference (so `-k "2.3.1"` or `-k "Eq. (14)"` select a section or an equation)."""
+    source = c["source"] if isinstance(c, dict) else c.source
+    get = (lambda k: c[k]) if isinstance(c, dict) else (lambda k: getattr(c, k))
+    return (get("id"), get("kind"), source, Path(source).stem, str(get("ref")))
+
+
+def uncheckable_chosen(u, wanted, options) -> bool:
+    """Whether a statement listed as not checkable (object or JSON) belongs to the
+    selection: named by --only, or matched by -k alone (it has no --lf history)."""
+    get = (lambda k: u.get(k, "")) if isinstance(u, dict) else (lambda k: getattr(u, k, ""))
+    if wanted is None or get("id") in wanted:
+        return True
+    if options.keyword is None or options.only or options.last_failed is not None:
+        return False
+    source = str(get("source"))
+    return options.keyword.matches((get("id"), "uncheckable", source, Path(source).stem, str(get("ref"))))
 
 
 def select(claims, only) -> list:
@@ -257,18 +369,6 @@ def _reuse(entry, claim) -> Result:
     return res
 
 
-def _finish(res, keys, replays, store, out) -> None:
-    """A result fresh from a worker: its origin, and into the store."""
-    rep = (res.evidence or {}).get("replay") or {}
-    res.origin = "replayed" if rep.get("result") in ("replayed", "search skipped") else "searched"
-    if rep.get("result") == "failed":
-        out.replay_failures.append((res.id, rep.get("reason", "")))
-    res.established_at = now_utc()
-    if store is not None and res.id in keys and res.status not in (Status.ERROR, Status.TIMEOUT):
-        store.put("claims", keys[res.id], {"id": res.id, "established_at": res.established_at,
-                                           "result": res.to_json()})
-
-
 def _problem_result(p) -> Result:
     return Result(id=p.claim, title="(malformed declaration)", ref="", kind="?", source=p.file,
                   expected="holds", expected_reason="", paper_error=False, status=Status.ERROR,
@@ -309,15 +409,43 @@ def _from_snapshot(snap, options, on_start, on_result) -> RunOutcome:
                      from_snapshot=True, slow_modules=snap.get("slow_modules", []),
                      certificates=snap.get("certificates", {}), stale_certificates=snap.get("stale_certificates", []),
                      directory=snap.get("directory", ""))
-    if options.only:
-        check_only(options.only, {r.id for r in results})
-        wanted = {r.id for r in select(results, options.only)}
+    wanted = wanted_ids(results, options)
+    if wanted is not None:
         out.results = [r for r in results if r.id in wanted]
-        out.uncheckable = [u for u in out.uncheckable if u["id"] in set(options.only)]
-        out.figures, out.figures_note = [], "Figures are not computed on an --only run."
+        out.uncheckable = [u for u in out.uncheckable if uncheckable_chosen(u, wanted, options)]
+        out.figures, out.figures_note = [], "Figures are not computed on a run of selected claims."
+    if options.exitfirst:
+        first = next((k for k, r in enumerate(out.results) if not r.as_expected), None)
+        if first is not None:
+            out.not_run = [r.id for r in out.results[first + 1:]]
+            out.results = out.results[:first + 1]
     if on_start:
         on_start(len(out.results), len(out.results))
     for k, r in enumerate(out.results, start=1):
         if on_result:
             on_result(r, k, len(out.results))
     return out
+
+
+# ---------------------------------------------------------------- --lf
+def _lf_key(derivations) -> str:
+    return digest("last-failed", str(Path(derivations).resolve()))
+
+
+def last_failed(store: Store | None, derivations) -> list:
+    """The ids that were not as expected when this directory was last verified (--lf)."""
+    if store is None:
+        return []
+    entry = store.get("lastfailed", _lf_key(derivations))
+    return list(entry.get("ids", [])) if entry else []
+
+
+def remember_failed(store: Store, derivations, results, file_problems=()) -> None:
+    """Update the --lf record as pytest does: a claim verified now leaves it when it came
+    out as expected and enters it when it did not; claims not verified now keep theirs."""
+    before = set(last_failed(store, derivations))
+    ran = {r.id for r in results}
+    bad = {r.id for r in results if not r.as_expected}
+    ids = sorted((before - ran) | bad)
+    store.put("lastfailed", _lf_key(derivations), {"ids": ids,
+                                                  "broken_files": sorted({p.file for p in file_problems})})
