@@ -637,6 +637,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report-dir", default="reports", metavar="DIR", help="the report directory (default reports)")
     p.add_argument("--cache-dir", metavar="DIR",
                    help="the proof store holding the previous run (default REPORT_DIR/.verify-claims-cache)")
+    p.add_argument("--missing-ok", action="store_true",
+                   help="with no OLD.json: when no previous run is kept yet (a first CI run, a fresh cache), say so "
+                        "and exit 0 instead of 2")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours")
     return p
 
@@ -662,6 +665,15 @@ def diff_main(argv=None) -> int:
     # the named file first; with none named, claims.json first ("run verify-claims first" is the
     # useful message on a fresh checkout)
     order = (old, new) if args.old is not None else (new, old)
+    if args.old is None and args.missing_ok and not old[0].is_file() and current.is_file():
+        note = f"verify-claims diff: no previous run is kept yet in {old[0].parent}: nothing to compare\n"
+        sys.stdout.write(note)
+        if args.output:
+            try:
+                _append(Path(args.output), note.replace("verify-claims diff: ", "").capitalize())
+            except OSError:
+                pass
+        return ExitCode.OK
     try:
         loaded = {p: load_run(p, missing_hint=hint) for p, hint in order}
         diff = compare(loaded[old[0]], loaded[new[0]], fail_on_removed=args.fail_on_removed,
