@@ -4,77 +4,37 @@ Section 1: the pairwise forms of the advantage (display after Eq. (2)) and the c
 function of Eq. (1), as the paper describes it and as PPO / GRPO implement it.
 Section 1.1: finite (3-output) versions of the RLHF objective (3), its Gibbs maximiser
 (4), and the NLHF payoff (5) with its Gibbs best response.
+
+The advantage forms, the clip, KL and the Gibbs policy live in the installed package
+``grpo_formulas``; this file keeps the names the modules import.
 """
 
 import sympy as sp
 
-from _grpo import mean
+from grpo_formulas.advantage import (
+    advantage_pairwise,
+    clip_as_described,
+    clip_ppo,
+    clipped_advantage,
+    not_all_equal,
+    pairwise_mean_deviation,
+    pairwise_variance,
+    population_variance,
+)
+from grpo_formulas.closed_forms import gibbs
+from grpo_formulas.divergence import kl
 
-
-# --------------------------------------------------------------------- Section 1
-
-def pairwise_mean_deviation(rs, i):
-    """(1/G) sum_j (r_i - r_j): numerator of the display after Eq. (2)."""
-    G = len(rs)
-    return sp.Add(*[rs[i] - r for r in rs]) / G
-
-
-def population_variance(rs):
-    """(1/G) sum_i (r_i - mean)^2, the square of std in Eq. (2)."""
-    m = mean(rs)
-    return sp.Add(*[(r - m) ** 2 for r in rs]) / len(rs)
-
-
-def pairwise_variance(rs):
-    """(1/(2 G^2)) sum_j sum_k (r_j - r_k)^2: radicand of the display after Eq. (2)."""
-    G = len(rs)
-    return sp.Add(*[(rj - rk) ** 2 for rj in rs for rk in rs]) / (2 * G ** 2)
-
-
-def advantage_pairwise(rs, i):
-    """The display after Eq. (2): A_i written with pairwise reward differences only."""
-    return pairwise_mean_deviation(rs, i) / sp.sqrt(pairwise_variance(rs))
-
-
-def not_all_equal(rs):
-    """A `where` relation: the rewards of the group are not all equal (std > 0)."""
-    return sp.Add(*[(rs[k] - rs[k + 1]) ** 2 for k in range(len(rs) - 1)]) > 0
-
-
-def clip_as_described(x, eps):
-    """clip_eps(x) as the sentence after Eq. (1) describes it: 1 if x < 1 - eps or
-    x > 1 + eps, and x otherwise."""
-    return sp.Piecewise((1, x < 1 - eps), (1, x > 1 + eps), (x, True))
-
-
-def clip_ppo(x, eps):
-    """The clip of PPO (Schulman et al. 2017) and GRPO implementations: the nearest
-    point of [1 - eps, 1 + eps], i.e. min(max(x, 1 - eps), 1 + eps)."""
-    return sp.Min(sp.Max(x, 1 - eps), 1 + eps)
-
-
-def clipped_advantage(x, A, clip, eps):
-    """tilde A_i of Eq. (1) for probability ratio x and advantage A, with a given clip."""
-    return sp.Min(x * A, clip(x, eps) * A)
-
+# the names the derivation modules import (re-exported from grpo_formulas or defined here)
+__all__ = ["advantage_pairwise", "clip_as_described", "clip_ppo", "clipped_advantage",
+           "expected_preference", "gibbs", "kl", "luce", "nlhf_payoff", "normalise",
+           "not_all_equal", "pairwise_mean_deviation", "pairwise_variance", "population_variance",
+           "preference_matrix", "rlhf_objective", "simplex3"]
 
 # --------------------------------------------------------------------- Section 1.1
 
 def simplex3(a, b):
     """A 3-output distribution (a, b, 1 - a - b)."""
     return (a, b, 1 - a - b)
-
-
-def kl(p, q):
-    """KL(p || q) = sum_x p(x) log(p(x)/q(x)) (Section 1.1, after Eq. (3))."""
-    return sp.Add(*[pi * sp.log(pi / qi) for pi, qi in zip(p, q)])
-
-
-def gibbs(ref, scores, beta):
-    """The distribution proportional to ref(o) exp(score(o)/beta) (Eq. (4) form)."""
-    w = [ri * sp.exp(si / beta) for ri, si in zip(ref, scores)]
-    Z = sp.Add(*w)
-    return tuple(wi / Z for wi in w)
 
 
 def rlhf_objective(pi, r, ref, beta):

@@ -6,15 +6,25 @@ that).  Rewards may be stochastic given the answer (Section 2.1): a reward *law*
 answer, a :class:`verify_claims.expectations.Categorical` over reward levels whose order
 sympy knows (lo, lo + g_1, lo + g_1 + g_2 with positive gaps).
 
-The closed forms are written exactly as the paper displays them: (14) for groups of
-two, (15) for the limit of large groups.
+The closed forms (14) for groups of two and (15) for the limit of large groups, the
+reward-law comparisons and KL_0 come from the installed package ``grpo_formulas``; this
+file keeps the names the modules import and the binary-question glue.
 """
 
 import sympy as sp
 
+from grpo_formulas.closed_forms import closed_form_g2, closed_form_large
+from grpo_formulas.divergence import kl0, kl_bern
+from grpo_formulas.groups import point_mass
+from grpo_formulas.preference import expected_preference_under
+from grpo_formulas.preference import expected_sign as esign
+from grpo_formulas.preference import win_probability as win_prob
 from verify_claims.expectations import Categorical
 
-from _s2_helpers import expected_preference_under, kl0
+# the names the derivation modules import (re-exported from grpo_formulas or defined here)
+__all__ = ["bracket", "closed_form_g2", "closed_form_large", "esign", "expected_preference_under",
+           "grpo_objective_g2", "grpo_objective_large", "kl0", "kl_bern", "kl_rev_binary", "law2",
+           "penalty_binary", "point_mass", "r_inf", "two", "win_prob"]
 
 
 def two(x):
@@ -24,39 +34,6 @@ def two(x):
 
 def law2(x):
     return Categorical(["a", "b"], [x, 1 - x])
-
-
-# --------------------------------------------------------------------- closed forms
-
-def closed_form_g2(beta, gamma, ref):
-    """Eq. (14): (1/2)(1 - beta/gamma + sqrt((1 - beta/gamma)^2 + 4 (beta/gamma) ref))."""
-    c = beta / gamma
-    return sp.Rational(1, 2) * (1 - c + sp.sqrt((1 - c) ** 2 + 4 * c * ref))
-
-
-def closed_form_large(beta, ref):
-    """Eq. (15): (2 beta^2 ref + 1 + sqrt(1 + 4 beta^2 ref (1 - ref))) / (2 (1 + beta^2))."""
-    return (2 * beta ** 2 * ref + 1 + sp.sqrt(1 + 4 * beta ** 2 * ref * (1 - ref))) \
-        / (2 * (1 + beta ** 2))
-
-
-# --------------------------------------------------------------------- reward laws
-
-def esign(law1: Categorical, law2_: Categorical):
-    """E[sign(r_1 - r_2)] for independent r_1 ~ law1, r_2 ~ law2_."""
-    return sp.Add(*[p1 * p2 * sp.sign(r1 - r2)
-                    for r1, p1 in zip(law1.outcomes, law1.probs)
-                    for r2, p2 in zip(law2_.outcomes, law2_.probs)])
-
-
-def win_prob(law1: Categorical, law2_: Categorical):
-    """P[r_1 > r_2] for independent r_1 ~ law1, r_2 ~ law2_ (levels with a known order)."""
-    return sp.Add(*[p1 * p2 for r1, p1 in zip(law1.outcomes, law1.probs)
-                    for r2, p2 in zip(law2_.outcomes, law2_.probs) if (r1 - r2).is_positive])
-
-
-def point_mass(value):
-    return Categorical([value], [1])
 
 
 # --------------------------------------------------------------------- objectives
@@ -99,4 +76,4 @@ def bracket(x, old, ref):
 
 def kl_rev_binary(x, ref):
     """KL(pi_ref || pi) for a binary question: the reverse KL of Section 2.2."""
-    return ref * sp.log(ref / x) + (1 - ref) * sp.log((1 - ref) / (1 - x))
+    return kl_bern(ref, x)

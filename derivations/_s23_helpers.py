@@ -3,31 +3,28 @@
 Section 2.3: the per-context GRPO objective J_GRPO(pi | q) = E_{o ~ pi}[P_G(o | pi_old)]
 - beta * KL_0(pi || pi_ref; pi_old), its KKT condition (11) and the forms (12), (13).
 Probabilities of outputs are plain sympy symbols or expressions; P_G comes from the
-Section 2.1 helper (stochastic rewards, exact finite sums), KL_0 from the Section 2.2 one.
+installed package ``grpo_formulas`` (stochastic rewards, exact finite sums), as do KL_0
+and the objective; this file keeps the names the modules import.
 """
 
 import sympy as sp
 
+from grpo_formulas.divergence import kl0
+from grpo_formulas.objective import expected
+from grpo_formulas.objective import grpo_objective as objective
+from grpo_formulas.preference import expected_group_relative_preference
 from verify_claims.expectations import Categorical
 
-from _s2_helpers import expected_group_relative_preference, kl0
+# the names the derivation modules import (re-exported from grpo_formulas or defined here)
+__all__ = ["eq11_factor", "expected", "expected_group_relative_preference", "g", "kl0",
+           "lagrangian", "mixture", "objective", "objective_literal", "ordered_prob", "pg_vector",
+           "ref_from_eq11", "reward_mean", "reward_std"]
 
 
 def pg_vector(policy: Categorical, kernel, G: int) -> dict:
     """{o: P_G(o | policy, q)} for every output o of ``policy`` (display before Eq. (6)),
     with stochastic rewards r | o ~ kernel(o)."""
     return {o: expected_group_relative_preference(o, policy, kernel, G) for o in policy.outcomes}
-
-
-def expected(pi: dict, vals: dict):
-    """E_{o ~ pi}[vals(o)] as a finite sum."""
-    return sp.Add(*[pi[o] * vals[o] for o in pi])
-
-
-def objective(pi: dict, pg_old: dict, ref: dict, old: dict, beta):
-    """J_GRPO(pi | q) of Section 2.3 with the penalty written as beta * KL_0(pi || ref; old)
-    (the reading that Appendix A differentiates): sum_o pi(o) P_G(o | pi_old) - beta KL_0."""
-    return expected(pi, pg_old) - beta * kl0(pi, ref, old)
 
 
 def objective_literal(pi: dict, pg_old: dict, ref: dict, old: dict, beta):

@@ -8,61 +8,41 @@ and the reward preference R_G from their definitions (Section 2.1) with stochast
 rewards.  Appendix B.2: the function h of the large-group case, the point x* the paper
 gives, and the potential whose derivative is the on-policy derivative beta h.
 
-Expectations are exact finite sums (verify_claims.expectations.Categorical); the
-KL_0-based definitions of Section 2.2 are imported from _s2_helpers.
+Expectations are exact finite sums (verify_claims.expectations.Categorical).  The
+penalty terms, the Bernoulli KL, the Gibbs policy, the shift-only advantage and preferences
+and the groups-of-two closed form live in the installed package ``grpo_formulas``; this
+file keeps the names the modules import and the Appendix B.2 specifics.
 """
-
-from functools import lru_cache
 
 import sympy as sp
 
-from verify_claims.expectations import Categorical
+from grpo_formulas.advantage import advantage_shift_only as adv_shift
+from grpo_formulas.closed_forms import closed_form_direct_kl_g2 as closed_form_g2
+from grpo_formulas.closed_forms import gibbs
+from grpo_formulas.closed_forms import normaliser_direct_kl_g2 as z_q
+from grpo_formulas.divergence import (
+    kl_bern,
+    kl_bern_closed,
+    penalty_direct_def,
+    penalty_term_direct,
+    xlogx,
+)
+from grpo_formulas.preference import (
+    expected_group_relative_preference_shift_only as expected_pref_shift,
+)
+from grpo_formulas.preference import (
+    reward_preference_shift_only_def as reward_pref_shift_def,
+)
+from grpo_formulas.preference import win_probability as win_prob
 
-from _grpo import mean
-from _s2_helpers import penalty_term, symmetric_group_expectation
+# the names the derivation modules import (re-exported from grpo_formulas or defined here)
+__all__ = ["adv_shift", "closed_form_g2", "expected_pref_shift", "gibbs", "h_fn", "h_min",
+           "kl_bern", "kl_bern_closed", "logit", "penalty_direct_def", "penalty_term_direct",
+           "potential_large_g", "reference_making_stationary", "reward_pref_shift_def", "win_prob",
+           "x_star", "xlogx", "z_q"]
 
 
 # --------------------------------------------------------------------- direct KL penalty
-
-def penalty_term_direct(pi_o, old_o, ref_o):
-    """D_i(theta) of Section 3 (first display): the importance weight pi/pi_old times the
-    GRPO term ref/pi - log(ref/pi) - 1 of Eq. (1)."""
-    return pi_o / old_o * penalty_term(pi_o, ref_o)
-
-
-def penalty_direct_def(pi: dict, ref: dict, old: Categorical, G: int):
-    """D(theta | q) of Eq. (7) with the Section 3 penalty terms:
-    E_{o_i i.i.d. ~ pi_old}[(1/G) sum_i D_i(theta)], an exact finite sum."""
-    old_p = dict(zip(old.outcomes, old.probs))
-
-    def f(group):
-        return sp.Add(*[penalty_term_direct(pi[o], old_p[o], ref[o]) for o in group]) / G
-    return symmetric_group_expectation(old, G, f)
-
-
-def kl_bern(p, q):
-    """KL(Bernoulli(p) || Bernoulli(q)) for p, q in (0, 1) (Appendix B.2)."""
-    return p * sp.log(p / q) + (1 - p) * sp.log((1 - p) / (1 - q))
-
-
-def xlogx(x):
-    """x log x continued by its limit 0 at x = 0 (so that a KL is defined on the closed
-    interval; a Piecewise, so the prover treats it as non-smooth and leaves it to the
-    numbers)."""
-    return sp.Piecewise((0, sp.Eq(x, 0)), (x * sp.log(x), True))
-
-
-def kl_bern_closed(p, q):
-    """kl_bern extended to p in [0, 1] by continuity (0 log 0 = 0)."""
-    return xlogx(p) + xlogx(1 - p) - p * sp.log(q) - (1 - p) * sp.log(1 - q)
-
-
-def gibbs(ref: dict, u: dict, beta):
-    """The exponential-form policy pi(o) = ref(o) e^{u(o)/beta} / Z, Z = sum of numerators."""
-    w = {o: ref[o] * sp.exp(u[o] / beta) for o in ref}
-    Z = sp.Add(*w.values())
-    return {o: w[o] / Z for o in ref}
-
 
 def reference_making_stationary(x: dict, u: dict, beta):
     """The reference policy for which x is the exponential-form fixed point with scores u:
@@ -71,54 +51,6 @@ def reference_making_stationary(x: dict, u: dict, beta):
     w = {o: x[o] * sp.exp(-u[o] / beta) for o in x}
     N = sp.Add(*w.values())
     return {o: w[o] / N for o in x}
-
-
-# --------------------------------------------------------------------- shift-only normalisation
-
-def adv_shift(rs, i):
-    """Shift-only advantage of Section 3: A_i = r_i - mean(r_1, ..., r_G) (no std)."""
-    return rs[i] - mean(rs)
-
-
-@lru_cache(maxsize=None)  # several claims state facts about the same expectation: build it once
-def expected_pref_shift(o, old: Categorical, kernel, G: int):
-    """P_G(o | pi_old, q) with the shift-only advantage (definition before Eq. (6)):
-    E[A_1] with r_1 ~ kernel(o) and the other G - 1 (output, reward) pairs i.i.d. from the
-    joint law of pi_old and the reward kernel."""
-    J = old.then(kernel)
-    own = kernel(o)
-    return sp.Add(*[p1 * symmetric_group_expectation(
-        J, G - 1, lambda grp, r1=r1: adv_shift([r1] + [r for _, r in grp], 0))
-        for r1, p1 in zip(own.outcomes, own.probs)])
-
-
-def reward_pref_shift_def(pi: dict, old: Categorical, kernel, G: int):
-    """R_G(theta | q) of Section 2.1 from its definition with the shift-only advantage:
-    E_{(o_i, r_i) i.i.d.}[(1/G) sum_i pi(o_i)/pi_old(o_i) A_i]."""
-    J = old.then(kernel)
-    old_p = dict(zip(old.outcomes, old.probs))
-
-    def f(group):
-        rs = [r for _, r in group]
-        return sp.Add(*[pi[o] / old_p[o] * adv_shift(rs, i) for i, (o, _) in enumerate(group)]) / G
-    return symmetric_group_expectation(J, G, f)
-
-
-# --------------------------------------------------------------------- groups of two, binary
-
-def win_prob(law1: Categorical, law2: Categorical, rank):
-    """P[r > r'] for independent r ~ law1, r' ~ law2 over ordered levels (rank gives the order)."""
-    return law1.then(lambda r: law2).prob(lambda rr: rank(rr[0]) > rank(rr[1]))
-
-
-def closed_form_g2(gamma, beta, ref_a):
-    """Section 3 / Appendix B.2: pi(a) = e^{gamma/(2 beta)} ref(a) / Z_q with
-    Z_q = e^{gamma/(2 beta)} ref(a) + e^{-gamma/(2 beta)} (1 - ref(a))."""
-    return sp.exp(gamma / (2 * beta)) * ref_a / z_q(gamma, beta, ref_a)
-
-
-def z_q(gamma, beta, ref_a):
-    return sp.exp(gamma / (2 * beta)) * ref_a + sp.exp(-gamma / (2 * beta)) * (1 - ref_a)
 
 
 # --------------------------------------------------------------------- large groups, binary
