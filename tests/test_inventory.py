@@ -168,3 +168,13 @@ def test_render_helpers():
 def test_uncheckable_not_a_list(write_modules, bad):
     d = write_modules({"m.py": f"CLAIMS = []\n{bad}\n"})
     assert any("UNCHECKABLE must be a list" in str(p) for p in load_derivations(d).problems)
+
+
+def test_update_docs_never_replaces_a_readme_someone_wrote(tmp_path):
+    from verify_claims.report.inventory import update_docs
+    d = tmp_path / "mine"
+    d.mkdir()
+    (d / "README.md").write_text("# My derivations\n\nHand-written.\n")
+    with pytest.raises(FileExistsError, match="not an inventory"):
+        update_docs({"claims": [], "uncheckable": [], "run": {}}, d)
+    assert (d / "README.md").read_text() == "# My derivations\n\nHand-written.\n"

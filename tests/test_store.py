@@ -204,3 +204,26 @@ def test_list_comes_from_the_store_without_importing_modules(write_modules, tmp_
     assert marker.read_text() == "x"
     assert main(argv) == 0
     assert capsys.readouterr().out == first and marker.read_text() == "x"  # not imported again
+
+
+def test_an_edited_content_package_invalidates_the_run_snapshot(tmp_path, monkeypatch):
+    """Derivation modules import formulas from installed content packages (grpo_formulas): a
+    change there changes claims while no file of the derivations directory changes, so the
+    whole-run key must see it."""
+    from verify_claims.run import fingerprint, session
+    pkg = tmp_path / "site" / "mine_formulas"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "forms.py").write_text("def f(x):\n    return x + 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setattr(fingerprint, "CONTENT_PACKAGES", ("mine_formulas",))
+    d = tmp_path / "derivs"
+    d.mkdir()
+    (d / "m.py").write_text("CLAIMS = []\n")
+    opts = session.RunOptions(derivations=d)
+    before = session.run_keys(opts)
+    assert session.run_keys(opts) == before
+    (pkg / "forms.py").write_text("def f(x):\n    return x - 1\n")  # a sign error in the package
+    after = session.run_keys(opts)
+    assert after[1] != before[1]
+    assert after[0] == before[0]  # the per-claim base key: claims are keyed by their expressions

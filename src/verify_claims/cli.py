@@ -658,7 +658,12 @@ def _update_docs(report: dict, ddir: Path, complete: bool) -> None:
         print("--update-docs ignored with --only: the inventory is written from a complete run only",
               file=sys.stderr)
         return
-    for path in update_docs(report, ddir):
+    try:
+        written = update_docs(report, ddir)
+    except FileExistsError as exc:
+        print(f"verify-claims: error: --update-docs: {exc}", file=sys.stderr)
+        return
+    for path in written:
         print(f"updated: {path}")
 
 

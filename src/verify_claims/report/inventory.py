@@ -218,6 +218,10 @@ def update_docs(report: dict, derivations_dir) -> list:
     d = Path(derivations_dir)
     written = []
     inv = d / "README.md"
+    if inv.is_file() and "verify-claims --update-docs" not in inv.read_text(encoding="utf-8", errors="replace")[:2000]:
+        # a README someone wrote (examples/dpo has one): never replaced by the inventory
+        raise FileExistsError(f"{inv} is not an inventory written by --update-docs; not overwritten "
+                              "(move it, or keep the inventory elsewhere)")
     write_text_atomic(render_inventory(report), inv)
     written.append(inv)
     top = d.resolve().parent / "README.md"

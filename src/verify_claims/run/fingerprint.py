@@ -13,7 +13,12 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["digest", "file_digest", "directory_digest", "engine_fingerprint", "versions"]
+__all__ = ["digest", "file_digest", "directory_digest", "engine_fingerprint", "content_fingerprint", "versions",
+           "CONTENT_PACKAGES"]
+
+# installed packages of content that derivation modules import (the formulas of GRPO): a
+# change there changes claims without changing a file of the derivations directory
+CONTENT_PACKAGES = ("grpo_formulas",)
 
 
 def digest(*parts) -> str:
@@ -59,6 +64,29 @@ def engine_fingerprint() -> str:
         h.update(rel.encode() + b"\0" + p.read_bytes() + b"\0")
     _ENGINE["fp"] = h.hexdigest()
     return _ENGINE["fp"]
+
+
+def content_fingerprint(packages=None) -> str:
+    """The source of the content packages derivation modules may import (found without
+    importing them), so that a whole-run snapshot or a listing kept in the store is not
+    reused after one of them changed.  (Per-claim entries need no such help: they are
+    keyed by the claims' expressions.)"""
+    import importlib.util
+    h = hashlib.sha256()
+    for name in packages if packages is not None else CONTENT_PACKAGES:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        h.update(name.encode() + b"\0")
+        if spec is None:
+            h.update(b"absent\0")
+            continue
+        roots = list(spec.submodule_search_locations or []) or [str(Path(spec.origin).parent)]
+        for root in roots:
+            for p in sorted(Path(root).rglob("*.py")):
+                h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
 
 
 def versions() -> dict:

@@ -26,7 +26,7 @@ from ..model.result import Problem, Result, describe
 from ..model.status import Status
 from .certificates import FILENAME as CERT_FILE
 from .certificates import Certificates
-from .fingerprint import digest, directory_digest, engine_fingerprint
+from .fingerprint import content_fingerprint, digest, directory_digest, engine_fingerprint
 from .settings import Settings
 from .store import Store, now_utc
 from .supervise import run_supervised
@@ -80,13 +80,13 @@ def run_keys(options: RunOptions) -> tuple:
     """(engine+settings key, directory key): what a snapshot of this run depends on."""
     base = digest(engine_fingerprint(), options.settings.key(), f"certificates={options.certificates}")
     folder = directory_digest(options.derivations, extra=[Path(options.derivations) / CERT_FILE])
-    return base, digest(base, folder)
+    return base, digest(base, folder, content_fingerprint())
 
 
 def listing(derivations, store: Store | None, import_timeout: float = 60.0) -> dict:
     """What `--list` prints: modules, claims (id, ref, kind, source, expectation),
     statements not checkable and problems -- from the store when no file changed."""
-    key = digest(engine_fingerprint(), "listing", directory_digest(derivations))
+    key = digest(engine_fingerprint(), "listing", directory_digest(derivations), content_fingerprint())
     if store is not None:
         got = store.get("listings", key)
         if got is not None:
