@@ -9,6 +9,8 @@ the ratio to the floor and whether the target is met:
   fresh clone    --no-cache (replays derivations/certificates.json)       <= 10 s
   warm           nothing changed since the previous run                   <= 4x floor (goal 2.5x)
   --list         warm                                                     <= 3x floor
+  -k, --lf       a warm run of a selection (-k), and --lf when nothing failed (no target)
+  pytest         `pytest --verify-claims` on the paper, the store filled by the CLI (no target)
   wrong claims   one deliberately wrong claim of every kind, refuted       <  2 s each
   --load         the whole paper (fresh clone) quiet, then with two CPU-burning processes per
                  core: the same statuses and exit code 0
@@ -130,6 +132,18 @@ def main() -> int:
         line("--list (warm)", w, c, floor, codes, "<= 3x floor", w <= 3 * floor)
         w, c, codes = median_of(args.repeat, lambda: timed(CLI + ["--list", "--no-cache"]))
         line("--list (no store)", w, c, floor, codes, "(imports every module)", True)
+        w, c, codes = median_of(args.repeat, lambda: timed(CLI + ["-q", "--jobs", "2", "-k", "s3 and not limit",
+                                                                  "--report-dir", str(tmp / "warm")]))
+        line("-k 's3 and not limit' (warm)", w, c, floor, codes, "(no target)", True)
+        w, c, codes = median_of(args.repeat, lambda: timed(CLI + ["-q", "--jobs", "2", "--lf",
+                                                                  "--report-dir", str(tmp / "warm")]))
+        line("--lf, nothing failed (warm)", w, c, floor, codes, "(no target)", True)
+        # the pytest plugin shares the CLI's store: point its [tool.verify-claims] at the same one
+        (tmp / "pyproject.toml").write_text(f'[tool.verify-claims]\nreport-dir = "{tmp / "warm"}"\n')
+        pytest_cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--rootdir={tmp}",
+                      "-c", str(tmp / "pyproject.toml"), f"--verify-claims={ROOT / 'derivations'}"]
+        w, c, codes = median_of(args.repeat, lambda: timed(pytest_cmd))
+        line("pytest --verify-claims (warm store)", w, c, floor, codes, "(no target)", True)
         wrong = tmp / "wrong"
         wrong.mkdir()
         (wrong / "wrong_claims.py").write_text(textwrap.dedent(WRONG))
