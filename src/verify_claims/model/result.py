@@ -103,13 +103,16 @@ def counterexample_lines(cx: dict) -> list:
     return out
 
 
-def describe(claim) -> dict:
+def describe(claim, statement: str | None = None) -> dict:
     """The descriptive fields of a result, taken from the claim as it is declared now (a
-    result reused from the store gets today's title, reference and module)."""
-    try:
-        statement = claim.statement_latex()
-    except Exception:  # noqa: BLE001 - rendering must never decide a verdict
-        statement = ""
+    result reused from the store gets today's title, reference and module).  `statement`:
+    the LaTeX statement when already known (a stored result's: it is rendered from the
+    expressions its key covers, and rendering is the costly part of reusing a result)."""
+    if not statement:
+        try:
+            statement = claim.statement_latex()
+        except Exception:  # noqa: BLE001 - rendering must never decide a verdict
+            statement = ""
     return {"id": claim.id, "title": claim.title, "ref": str(claim.ref), "kind": claim.kind,
             "source": claim.source, "expected": "holds" if claim.expect.holds else "refuted",
             "expected_reason": claim.expect.reason, "paper_error": claim.expect.paper_error,

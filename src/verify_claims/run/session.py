@@ -361,7 +361,7 @@ def _stored_certificate(entry) -> dict | None:
 def _reuse(entry, claim) -> Result:
     """A stored result, with today's descriptive fields (title, reference, module)."""
     res = Result.from_json(entry["result"])
-    for k, v in describe(claim).items():
+    for k, v in describe(claim, statement=res.statement).items():
         setattr(res, k, v)
     res.as_expected = Result.judge(res.status, claim.expect.holds)
     res.origin = "store"
