@@ -26,23 +26,11 @@ from verify_claims.cli import build_parser, main
 from verify_claims.model.status import ExitCode
 from verify_claims.report.diff import build_parser as diff_parser
 
+from _sample_claims import TRUE_CLAIMS
+
 ROOT = Path(__file__).resolve().parents[1]
 
-GOOD = '''
-    """True claims of three kinds."""
-    import sympy as sp
-    from verify_claims import Identity, Inequality, Monotonic, Ref
-    x, y = sp.symbols("x y")
-    U = sp.Interval(0, 1)
-    CLAIMS = [
-        Identity(id="square-of-sum", title="Square of a sum", ref=Ref("2", eq="3"),
-                 lhs=(x + y) ** 2, rhs=x ** 2 + 2 * x * y + y ** 2, domain={x: U, y: U}),
-        Inequality(id="amgm-bound", title="AM-GM bound", ref=Ref("2.1", eq="5"),
-                   lhs=x * (1 - x), op="<=", rhs=sp.Rational(1, 4), domain={x: U}),
-        Monotonic(id="exp-increasing", title="exp is increasing", ref=Ref("Appendix A"),
-                  expr=sp.exp(x), var=x, domain={x: U}),
-    ]
-'''
+GOOD = TRUE_CLAIMS
 
 WRONG = '''
     import sympy as sp

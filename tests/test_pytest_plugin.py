@@ -13,32 +13,17 @@ import pytest
 
 from verify_claims.cli import main
 
+from _sample_claims import TRUE_CLAIMS, WRONG_CLAIM
+
 pytest_plugins = ["pytester"]
 
-GOOD = '''
-    """Two true claims and a statement not checkable."""
-    import sympy as sp
-    from verify_claims import Identity, Inequality, Ref, Uncheckable
-    x, y = sp.symbols("x y")
-    U = sp.Interval(0, 1)
-    CLAIMS = [
-        Identity(id="square-of-sum", title="Square of a sum", ref=Ref("2", eq="3"),
-                 lhs=(x + y) ** 2, rhs=x ** 2 + 2 * x * y + y ** 2, domain={x: U, y: U}),
-        Inequality(id="amgm-bound", title="AM-GM bound", ref=Ref("2.1", eq="5"),
-                   lhs=x * (1 - x), op="<=", rhs=sp.Rational(1, 4), domain={x: U}),
-    ]
+# three true claims, and a statement listed as not checkable
+GOOD = TRUE_CLAIMS + '''
+    from verify_claims import Uncheckable
     UNCHECKABLE = [Uncheckable(id="intent", ref=Ref("1"), statement="The authors' aim.",
                                reason="a statement of intent")]
 '''
-
-WRONG = '''
-    import sympy as sp
-    from verify_claims import Identity
-    x, y = sp.symbols("x y")
-    CLAIMS = [Identity(id="dropped-cross-term", title="Cross term dropped", ref="3",
-                       lhs=(x + y) ** 2, rhs=x ** 2 + y ** 2,
-                       domain={x: sp.Interval(1, 2), y: sp.Interval(1, 2)})]
-'''
+WRONG = WRONG_CLAIM
 
 PAPER_ERRORS = '''
     import sympy as sp
@@ -95,7 +80,7 @@ def test_collects_one_item_per_claim_with_readable_node_ids(pytester, derivation
 def test_passes_and_fails_with_the_counterexample(pytester, derivations):
     derivations(plg_good=GOOD, plg_wrong=WRONG)
     result = _run(pytester, "-rs")
-    result.assert_outcomes(passed=2, failed=1, skipped=1)
+    result.assert_outcomes(passed=3, failed=1, skipped=1)
     out = result.stdout.str()
     # the failure shows the status, the point and both sides with numbers, not a traceback
     result.stdout.fnmatch_lines(["*dropped-cross-term*refuted (expected: holds)*",
@@ -123,7 +108,7 @@ def test_a_broken_module_is_a_collection_error_naming_file_and_cause(pytester, d
     assert result.ret == pytest.ExitCode.INTERRUPTED
     # and, when asked to, the other modules still run
     result = _run(pytester, "--continue-on-collection-errors")
-    result.assert_outcomes(passed=2, skipped=1, errors=1)
+    result.assert_outcomes(passed=3, skipped=1, errors=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
 
 
@@ -137,7 +122,7 @@ def test_keyword_selection(pytester, derivations):
 
 def test_last_failed_reruns_only_the_failure(pytester, derivations):
     derivations(plg_good=GOOD, plg_wrong=WRONG)
-    _run(pytester).assert_outcomes(passed=2, failed=1, skipped=1)
+    _run(pytester).assert_outcomes(passed=3, failed=1, skipped=1)
     result = _run(pytester, "--lf")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*dropped-cross-term*"])
@@ -153,7 +138,7 @@ def test_xdist_gives_the_same_outcomes(pytester, derivations):
     pytest.importorskip("xdist")
     derivations(plg_good=GOOD, plg_wrong=WRONG, plg_paper=PAPER_ERRORS)
     result = _run(pytester, "-n", "2")
-    result.assert_outcomes(passed=2, failed=2, skipped=1, xfailed=1)
+    result.assert_outcomes(passed=3, failed=2, skipped=1, xfailed=1)
 
 
 def test_junitxml_and_the_store_shared_with_the_cli(pytester, derivations):
@@ -163,7 +148,7 @@ def test_junitxml_and_the_store_shared_with_the_cli(pytester, derivations):
                  "--no-latex", "--jobs", "1", "--samples", "100", "-q"])
     assert code == 0
     result = _run(pytester, "--junitxml", "junit.xml")
-    result.assert_outcomes(passed=2, skipped=1)
+    result.assert_outcomes(passed=3, skipped=1)
     cases = ET.parse(pytester.path / "junit.xml").getroot().iter("testcase")
     origins = {c.get("name"): {p.get("name"): p.get("value") for p in c.iter("property")} for c in cases}
     assert origins["square-of-sum"]["origin"] == "store"
