@@ -19,7 +19,6 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import pytest
 
 from verify_claims import __version__
 from verify_claims.cli import build_parser, main
