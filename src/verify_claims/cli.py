@@ -290,8 +290,7 @@ class _stdout_to_stderr:
 
 
 def _main_parsed(args) -> int:
-    human = sys.stdout
-    colour = human.isatty() and not args.no_color and not os.environ.get("NO_COLOR") and args.json != "-"
+    colour = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR") and args.json != "-"
     ddir = Path(args.derivations) if args.derivations else default_derivations()
     if not ddir.is_dir():
         raise _UsageError(f"derivations directory {ddir} does not exist "

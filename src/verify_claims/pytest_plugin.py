@@ -115,12 +115,9 @@ class _State:
         from .run.store import Store
 
         self.directory = directory
-        d = Settings()
-        self.settings = Settings(seed=conf.get("seed", d.seed), samples=conf.get("samples", d.samples),
-                                 precision=conf.get("precision", d.precision),
-                                 timeout=conf.get("timeout", d.timeout),
-                                 prover_budget=conf.get("prover_budget", d.prover_budget),
-                                 certify_budget=conf.get("certify_budget", d.certify_budget))
+        # the table's keys that are settings have the settings' own names (config.KEYS)
+        fields = Settings.__dataclass_fields__
+        self.settings = Settings(**{k: v for k, v in conf.values.items() if k in fields})
         if config.getoption("verify_claims_no_cache"):
             self.cache_dir = None
         elif conf.get("cache_dir"):

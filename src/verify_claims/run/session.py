@@ -248,7 +248,8 @@ def _load_and_verify(options, base_key, run_key, guard, on_start, on_result, on_
     if stop["now"]:
         # -x: what was not run is not reported, and a summary is judged only from complete evidence
         verified = {claims[i].id for i, r in enumerate(results) if r is not None}
-        summaries = [i for i in summaries if _uses_closure(claims, i) <= verified]
+        summaries = [i for i in summaries
+                     if all(c.id in verified for c in select(claims, [claims[i].id]) if c.kind != "summary")]
     judge_summaries(claims, summaries, results, summary_done)
     out.not_run = [c.id for c, r in zip(claims, results) if r is None]
     out.results = [r for r in results if r is not None] + [_problem_result(p) for p in loaded.problems
@@ -261,22 +262,6 @@ def _load_and_verify(options, base_key, run_key, guard, on_start, on_result, on_
         r.status in (Status.ERROR, Status.TIMEOUT) for r in out.results if r.kind != "?")
     if store is not None and complete:
         store.put("runs", run_key, _snapshot(out))
-    return out
-
-
-def _uses_closure(claims, i) -> set:
-    """Ids of the non-summary claims a summary rests on, transitively."""
-    by_id = {c.id: c for c in claims}
-    seen, todo, out = set(), list(claims[i].uses), set()
-    while todo:
-        u = todo.pop()
-        if u in seen or u not in by_id:
-            continue
-        seen.add(u)
-        if by_id[u].kind == "summary":
-            todo.extend(by_id[u].uses)
-        else:
-            out.add(u)
     return out
 
 
@@ -300,9 +285,11 @@ def wanted_ids(claims, options) -> set | None:
 def claim_keywords(c) -> tuple:
     """What -k matches against: the id, the kind, the module (file and name), the paper
     reference (so `-k "2.3.1"` or `-k "Eq. (14)"` select a section or an equation)."""
-    source = c["source"] if isinstance(c, dict) else c.source
-    get = (lambda k: c[k]) if isinstance(c, dict) else (lambda k: getattr(c, k))
-    return (get("id"), get("kind"), source, Path(source).stem, str(get("ref")))
+    return _keywords(c.id, c.kind, c.source, c.ref)
+
+
+def _keywords(cid, kind, source, ref) -> tuple:
+    return (cid, kind, str(source), Path(str(source)).stem, str(ref))
 
 
 def uncheckable_chosen(u, wanted, options) -> bool:
@@ -313,8 +300,7 @@ def uncheckable_chosen(u, wanted, options) -> bool:
         return True
     if options.keyword is None or options.only or options.last_failed is not None:
         return False
-    source = str(get("source"))
-    return options.keyword.matches((get("id"), "uncheckable", source, Path(source).stem, str(get("ref"))))
+    return options.keyword.matches(_keywords(get("id"), "uncheckable", get("source"), get("ref")))
 
 
 def select(claims, only) -> list:
