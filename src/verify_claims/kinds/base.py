@@ -8,7 +8,9 @@ place how a claim of that kind is
 - proved exactly (``prove``: a symbolic derivation, never a refutation),
 - certified over its whole domain (``certify``: reduced to sign goals that the backends
   decide), when the kind is inequality-like,
-- and, for chains, which steps hold (``steps``).
+- and, for chains, which steps hold (``steps``);
+- mutated into plausible editing mistakes (``mutants``: which fields carry formulas, and
+  the mistakes particular to the kind), for the mutation score (``verify_claims.mutation``).
 
 The engine (``engine.verify``) runs these in that order and combines what they found.
 """
@@ -34,6 +36,7 @@ class Kind:
     name = ""            # the claim model's kind string ("identity", ...)
     cost = 9             # scheduling order: heavier kinds start first (lower runs earlier)
     inequality_like = False  # its strongest status is "certified" (shown over a whole domain)
+    mutable_fields: tuple = ()  # the fields whose formulas a mutant may get wrong
 
     def spot_check(self, claim, settings, rng, screen: bool = False):
         raise NotImplementedError
@@ -48,3 +51,15 @@ class Kind:
 
     def steps(self, claim, proof, numeric):
         return None
+
+    def mutants(self, claim) -> list:
+        """Plausible mistakes in this claim's formulas (mutation.Mutant); kinds add their own
+        (a reversed relation, the other root, a nearby maximiser)."""
+        from ..mutation import domain_groups, field_mutants
+        groups = domain_groups(claim)
+        out = []
+        for name in self.mutable_fields:
+            expr = getattr(claim, name, None)
+            if expr is not None:
+                out += field_mutants(claim, name, expr, groups)
+        return out

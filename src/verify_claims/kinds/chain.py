@@ -23,6 +23,24 @@ from .base import Kind
 
 class ChainKind(Kind):
     name = "chain"
+    def mutants(self, claim):
+        """A mistake in one displayed line of the derivation (every line but the first,
+        which is the statement's starting point)."""
+        from dataclasses import replace
+        from ..mutation import domain_groups, field_mutants
+        groups = domain_groups(claim)
+        out = []
+        for i, step in enumerate(claim.steps):
+            if i == 0:
+                continue
+
+            def rebuild(new, i=i, step=step):
+                steps = list(claim.steps)
+                steps[i] = replace(step, expr=new)
+                return replace(claim, steps=steps)
+            out += field_mutants(claim, f"step{i}", step.expr, groups, rebuild)
+        return out
+
     cost = 4
 
     def spot_check(self, claim, settings, rng, screen=False):

@@ -13,6 +13,7 @@ from .base import Kind
 
 class IdentityKind(Kind):
     name = "identity"
+    mutable_fields = ("lhs", "rhs")
     cost = 5
 
     def spot_check(self, claim, settings, rng, screen=False):

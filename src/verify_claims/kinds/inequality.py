@@ -21,6 +21,15 @@ _SIGN_FOR = {"<": "negative", "<=": "nonpositive", ">": "positive", ">=": "nonne
 
 class InequalityKind(Kind):
     name = "inequality"
+    mutable_fields = ("lhs", "rhs")
+
+    def mutants(self, claim):
+        from dataclasses import replace
+        from ..mutation import Mutant
+        flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[claim.op]
+        return super().mutants(claim) + [
+            Mutant("op:reversed", f"the inequality reversed ({claim.op} -> {flipped})", replace(claim, op=flipped))]
+
     cost = 3
     inequality_like = True
 

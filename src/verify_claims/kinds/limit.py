@@ -21,6 +21,7 @@ from .base import Kind
 
 class LimitKind(Kind):
     name = "limit"
+    mutable_fields = ("expr", "value")
     cost = 1
     inequality_like = True
 

@@ -29,6 +29,13 @@ from .base import Kind, derived
 
 class MaximiserKind(Kind):
     name = "maximiser"
+    mutable_fields = ("objective",)
+
+    def mutants(self, claim):
+        """Besides formula mistakes: the claimed maximiser moved to a nearby point."""
+        from ..mutation import at_mutants, nearby_point_mutants
+        return super().mutants(claim) + at_mutants(claim) + nearby_point_mutants(claim)
+
     cost = 0
     inequality_like = True
 

@@ -27,6 +27,16 @@ from .base import Kind
 
 class MonotonicKind(Kind):
     name = "monotonic"
+    mutable_fields = ("expr",)
+
+    def mutants(self, claim):
+        from dataclasses import replace
+        from ..mutation import Mutant
+        other = "decreasing" if claim.direction == "increasing" else "increasing"
+        return super().mutants(claim) + [
+            Mutant("direction:reversed", f"the direction reversed ({claim.direction} -> {other})",
+                   replace(claim, direction=other))]
+
     cost = 3
     inequality_like = True
 

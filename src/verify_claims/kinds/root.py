@@ -31,6 +31,27 @@ from .base import Kind, derived
 
 class RootKind(Kind):
     name = "root"
+    mutable_fields = ("equation", "value")
+
+    def mutants(self, claim):
+        """Besides formula mistakes: the other root of a quadratic (every square root in the
+        claimed value taken with the other sign)."""
+        from dataclasses import replace
+        from ..mutation import Mutant
+        out = super().mutants(claim)
+        value = sp.sympify(claim.value) if claim.value is not None else None
+        if value is not None:
+            roots = [r for r in sp.preorder_traversal(value) if isinstance(r, sp.Pow) and r.exp == sp.Rational(1, 2)]
+            if roots:
+                other = value.xreplace({r: -r for r in roots})
+                if other != value:
+                    try:
+                        out.append(Mutant("value:other-root", "the other root (the square root's sign flipped)",
+                                          replace(claim, value=other), value, other))
+                    except Exception:  # noqa: BLE001 - a value the declaration rejects
+                        pass
+        return out
+
     cost = 3
     inequality_like = True
 

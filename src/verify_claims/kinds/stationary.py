@@ -15,6 +15,12 @@ from .base import Kind, derived
 
 class StationaryKind(Kind):
     name = "stationarity"
+    mutable_fields = ("objective",)
+
+    def mutants(self, claim):
+        from ..mutation import at_mutants
+        return super().mutants(claim) + at_mutants(claim)
+
     cost = 2
 
     def spot_check(self, claim, settings, rng, screen=False):

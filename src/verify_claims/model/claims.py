@@ -96,6 +96,9 @@ class Claim:
     # which certification method to use (inequality, monotonic, root): None = automatic
     # (symbolic, then smt, then interval), or one of those names, or "none" (do not certify)
     certify_with: str | None = None
+    # why a mutant that survives the mutation run (--mutate) is a harmless mistake, by its
+    # label ("lhs:drop-term-1@root": "the term vanishes on ..."); prose, never a verdict
+    harmless_mutants: dict = field(default_factory=dict)
 
     kind = "claim"
 

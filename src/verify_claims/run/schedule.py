@@ -56,8 +56,9 @@ def _limit_cpu(timeout: float) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
-def _worker(claims, settings, conn):
+def _worker(claims, settings, conn, job=None):
     from ..engine.verify import verify
+    job = job or verify
     from ..children import die_with_parent
 
     die_with_parent()  # a killed run leaves no worker computing on
@@ -76,7 +77,7 @@ def _worker(claims, settings, conn):
             return
         i, certificate = task
         _limit_cpu(settings.timeout)
-        res = verify(claims[i], settings, certificate=certificate)
+        res = job(claims[i], settings, certificate=certificate)
         conn.send((i, res))
 
 
@@ -85,10 +86,10 @@ def _placeholder(claim, status, message, seconds) -> Result:
 
 
 class _Slot:
-    def __init__(self, ctx, claims, settings):
+    def __init__(self, ctx, claims, settings, job=None):
         parent, child = ctx.Pipe()
         self.conn = parent
-        self.proc = ctx.Process(target=_worker, args=(claims, settings, child), daemon=True)
+        self.proc = ctx.Process(target=_worker, args=(claims, settings, child, job), daemon=True)
         self.proc.start()
         child.close()
         self.task = None
@@ -103,7 +104,7 @@ class _Slot:
 
 
 def run_claims(claims, settings: Settings, jobs: int | None = None, on_result=None, certificates=None,
-               should_stop=None, on_running=None):
+               should_stop=None, on_running=None, job=None):
     """Verify every claim; returns results in declaration order.
 
     on_result(result, done, total) is called as each claim finishes (progress).
@@ -111,6 +112,8 @@ def run_claims(claims, settings: Settings, jobs: int | None = None, on_result=No
     should_stop() -> True ends the run early (-x): claims in flight are stopped, claims
     not started stay None in the returned list, and summaries are not judged.
     on_running(ids) is called whenever the set of claims being verified changes.
+    job(claim, settings, certificate=...) -> Result replaces engine.verify (the mutation
+    run screens a claim's mutants this way, with the same limits and isolation).
     Summaries are judged last, from the results of the claims they use.
     """
     summaries = [i for i, c in enumerate(claims) if c.kind == "summary"]
@@ -126,7 +129,7 @@ def run_claims(claims, settings: Settings, jobs: int | None = None, on_result=No
 
     results: list = [None] * total
     verified = _run_verified([claims[i] for i in others], settings, jobs, progress, certificates,
-                             should_stop, on_running)
+                             should_stop, on_running, job)
     for i, res in zip(others, verified):
         results[i] = res
     if should_stop is not None and should_stop():
@@ -162,7 +165,7 @@ def _cost(claim) -> int:
 
 
 def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None, should_stop=None,
-                  on_running=None):
+                  on_running=None, job=None):
     total = len(claims)
     stop = should_stop or (lambda: False)
     results: list = [None] * total
@@ -175,7 +178,7 @@ def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None
         for i, c in enumerate(claims):
             if stop():
                 break
-            results[i] = verify(c, settings, certificate=cert_of(c))
+            results[i] = (job or verify)(c, settings, certificate=cert_of(c))
             if on_result:
                 on_result(results[i], i + 1, total)
         return results
@@ -183,7 +186,7 @@ def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None
     # heaviest kinds first, so a slow claim does not start last and leave the other
     # workers idle; results stay in declaration order and seeds depend only on the id
     pending = sorted(range(total), key=lambda i: _cost(claims[i]))
-    slots = [_Slot(ctx, claims, settings) for _ in range(jobs)]
+    slots = [_Slot(ctx, claims, settings, job) for _ in range(jobs)]
     wall = wall_limit(settings)
     done = 0
 
@@ -216,7 +219,7 @@ def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None
                     except (BrokenPipeError, OSError):
                         i = slot.task
                         slot.kill()
-                        slots[k] = _Slot(ctx, claims, settings)
+                        slots[k] = _Slot(ctx, claims, settings, job)
                         finish(i, _placeholder(claims[i], Status.ERROR, "worker process unavailable", 0))
             announce()
             busy = [s for s in slots if s.task is not None]
@@ -243,7 +246,7 @@ def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None
                     slot.proc.join(1)  # reap first, or exitcode may still read None
                     code = slot.proc.exitcode
                     slot.kill()
-                    slots[k] = _Slot(ctx, claims, settings)
+                    slots[k] = _Slot(ctx, claims, settings, job)
                     if code == -signal.SIGXCPU:
                         finish(i, _placeholder(claims[i], Status.TIMEOUT,
                                                f"did not finish within --timeout {settings.timeout:g} s of CPU "
@@ -255,7 +258,7 @@ def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None
                                                now - slot.started))
                 elif now - slot.started >= wall:
                     slot.kill()
-                    slots[k] = _Slot(ctx, claims, settings)
+                    slots[k] = _Slot(ctx, claims, settings, job)
                     finish(i, _placeholder(claims[i], Status.TIMEOUT,
                                            f"no result after {wall:g} s of wall time (the safety net of "
                                            f"--timeout {settings.timeout:g} s CPU): the worker stopped making "
