@@ -73,6 +73,16 @@ def _positive_float(s, what="timeout"):
     return v
 
 
+def _percent(s):
+    try:
+        v = float(s.rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the score must be a percentage between 0 and 100, got {s!r}")
+    if not math.isfinite(v) or not 0 <= v <= 100:
+        raise argparse.ArgumentTypeError(f"the score must be a percentage between 0 and 100, got {s}")
+    return v
+
+
 def _budget(s):
     return _positive_float(s, what="budget")
 
@@ -102,6 +112,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-x", "--exitfirst", action="store_true",
                    help="stop at the first claim that is not as expected (claims not run are not reported)")
     p.add_argument("--list", action="store_true", help="list the claims (id, reference, kind) and exit")
+    mut = p.add_argument_group("the gate tests itself (mutation score)")
+    mut.add_argument("--mutate", action="store_true",
+                     help="after verifying, make plausible mistakes in every established claim expected to hold "
+                          "(a sign flipped, a term dropped, a constant changed, symbols swapped, a relation or a "
+                          "direction reversed, the other root, a nearby maximiser) and report, per claim, module "
+                          "and run, how many the gate kills: the mutation score, with every surviving mutant")
+    mut.add_argument("--min-mutation-score", type=_percent, default=None, metavar="PERCENT",
+                     help="fail (exit 1) when the mutation score is below PERCENT (implies --mutate)")
     p.add_argument("--seed", type=_positive_int("seed", 0), default=d.seed,
                    help=f"random seed of the numeric checks (default {d.seed})")
     p.add_argument("--samples", type=_positive_int("samples", 10, 100_000), default=d.samples,
@@ -369,7 +387,8 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
     options = RunOptions(derivations=ddir, settings=settings, jobs=jobs, only=tuple(args.only or ()),
                          store=store, recheck=args.recheck, certificates=not args.no_certificates,
                          import_timeout=args.timeout, keyword=args.keywords,
-                         last_failed=_last_failed(args, store, ddir), exitfirst=args.exitfirst)
+                         last_failed=_last_failed(args, store, ddir), exitfirst=args.exitfirst,
+                         mutate=args.mutate or args.min_mutation_score is not None)
     selected = bool(options.only or options.keyword is not None or options.last_failed is not None)
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
@@ -396,9 +415,17 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
         if live:
             live.result(res, done)
 
+    def mutated(cid, record, done, total):
+        if done == 1:
+            print(f"mutants: {total} claims expected to hold and established (seed {settings.seed})", flush=True)
+        if record is not None and not args.quiet:
+            c = record["counts"]
+            print(f"[mutants {done:>{len(str(total))}}/{total}] {cid:<{shown['width']}} {c['killed']} killed"
+                  + "".join(f", {c[k]} {k}" for k in ("equivalent", "still true", "survived") if c[k]), flush=True)
+
     try:
         outcome = run_directory(options, on_result=progress, on_start=on_start,
-                                on_running=live.running if live else None)
+                                on_running=live.running if live else None, on_mutated=mutated)
     except UnknownIds as exc:
         raise _UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -447,9 +474,17 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
     report["run"]["selection"] = {"only": list(options.only), "keyword": args.keyword,
                                   "last_failed": list(options.last_failed or []) if args.last_failed else None,
                                   "exitfirst": bool(args.exitfirst), "not_run": list(outcome.not_run)}
+    if outcome.mutation is not None:
+        from .run.mutation import attach
+        mutation = attach(report, outcome.mutation, outcome.mutation_failed, args.min_mutation_score)
+        if mutation["gate"]["passed"] is False or outcome.mutation_failed:
+            code = EXIT_FAILED
+            report["run"]["exit_code"] = int(code)
     # the verdict first: printed (and the exit code fixed) before any report is rendered
     _summary(results, outcome.problems, seconds, settings, colour, report.get("certification"),
              len(outcome.uncheckable), store_info)
+    if outcome.mutation is not None:
+        _mutation_summary(report["mutation"], colour)
     if outcome.not_run:
         print(f"   stopped at the first claim not as expected (-x): {len(outcome.not_run)} claims not run")
     complete = not selected and not outcome.not_run
@@ -716,6 +751,39 @@ class _Row:
 
     def __init__(self, d):
         self.id, self.kind, self.uses, self.source, self.ref = d["id"], d["kind"], d["uses"], d["source"], d["ref"]
+
+
+def _mutation_summary(m, colour) -> None:
+    """The mutation score after the verdict: per module, the survivors with their reasons,
+    and the gate."""
+    c = m["counts"]
+    print(f"\nmutation score: {_pct(m['score'])} ({c['killed']} killed of {c['killed'] + c['survived']} mutants that "
+          f"change the claim; {c['equivalent']} equivalent and {c['still true']} still true excluded) over "
+          f"{m['claims']} claims")
+    for name, mc in m["modules"].items():
+        if mc["survived"]:
+            print(f"  {name}: {_pct(mc['score'])} ({mc['survived']} survived)")
+    last = None
+    for s in m["survivors"]:
+        if s["id"] != last:
+            last = s["id"]
+            print(f"  {s['id']}: survived")
+        why = f"harmless: {s['harmless']}" if s.get("harmless") else s.get("cause", "")
+        print(f"    {s['label']}  {s['mistake'].split(': ', 1)[-1]}" + (f"  [{why}]" if why else ""))
+    for cid, why in m["failed"]:
+        print(f"  MUTATION RUN FAILED for {cid}: {why}")
+    g = m["gate"]
+    if g["min_score"] is not None:
+        ok = g["passed"]
+        line = (f"== mutation gate {'passed' if ok else 'FAILED'}: score {_pct(m['score'])} "
+                f"{'>=' if ok else '<'} {g['min_score']:g}% ==")
+        if colour:
+            line = f"\033[{'32' if ok else '31'}m{line}\033[0m"
+        print(line)
+
+
+def _pct(score) -> str:
+    return "n/a" if score is None else f"{100 * score:.1f}%"
 
 
 def _summary(results, problems, seconds, settings, colour, cert=None, n_uncheckable=0, store=None):

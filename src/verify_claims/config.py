@@ -52,6 +52,14 @@ def _seconds(v):
     return float(v)
 
 
+def _score(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise TypeError(f"a percentage, got {v!r}")
+    if not math.isfinite(v) or not 0 <= v <= 100:
+        raise ValueError(f"a percentage between 0 and 100, got {v}")
+    return float(v)
+
+
 def _path(v):
     if not isinstance(v, str) or not v:
         raise TypeError(f"a path (a string), got {v!r}")
@@ -78,6 +86,8 @@ KEYS = {
     "certify-budget": ("certify_budget", _seconds),
     "pdf": ("pdf", _bool),
     "html": ("html", _bool),
+    "mutate": ("mutate", _bool),
+    "min-mutation-score": ("min_mutation_score", _score),
 }
 _PATHS = ("derivations", "report-dir", "cache-dir")
 

@@ -34,7 +34,7 @@ from ..run.settings import Settings
 from .context import Context, Trace, claim_rng
 from .goals import Certificate
 
-__all__ = ["verify", "certify", "Settings", "claim_rng"]
+__all__ = ["verify", "certify", "establish_screened", "Settings", "claim_rng"]
 
 STRONG = (Status.PROVED, Status.CERTIFIED)
 # sample points of the high-precision cross-check of a proof (the first ones of the
@@ -77,6 +77,22 @@ def verify(claim, settings: Settings | None = None, *, certificate: dict | None 
     except Exception as exc:  # a claim that raises is an error of that claim, not of the run
         return _with_hints(claim, Result.for_claim(claim, Status.ERROR, message=f"{type(exc).__name__}: {exc}",
                                                    seconds=round(time.process_time() - t0, 4)))
+
+
+def establish_screened(claim, settings: Settings, screen: NumericOutcome) -> str:
+    """The sound status ("proved" or "certified") the prover, then the certifier, reach
+    for `claim` within the settings' budgets, or "" -- for a claim whose screen (`screen`,
+    at these settings) already agreed with it at every point, so the numbers are not run
+    again.  What the mutation run asks of a mutant that survived the screen: is it still
+    a true statement?"""
+    random.seed(f"sympy:{settings.seed}:{claim.id}")
+    kind = kind_of(claim)
+    ctx = Context(settings, Trace(None))
+    proof = _attempt_proof(kind, claim, ctx, settings.symbolic_budget())
+    if proof.status is not None:
+        return str(proof.status)
+    cert = _attempt_certificate(kind, claim, ctx, proof, screen, settings)
+    return "certified" if cert is not None and cert.verdict == "certified" else ""
 
 
 def _with_hints(claim, result: Result) -> Result:

@@ -230,4 +230,31 @@ def prepare(report: dict) -> dict:
         "status_text": STATUS_TEXT,
         "foundation_text": FOUNDATION_TEXT,
         "not_as_expected": [c for c in claims if not c.get("as_expected")],
+        "mutation": _mutation_view(report.get("mutation")),
     }
+
+
+MUTANT_VERDICT_TEXT = {
+    "killed": "the gate refutes the mutated claim (a counterexample at the seeded points)",
+    "equivalent": "sympy shows the mutated formula equal to the original on the domain: no mistake at all "
+                  "(excluded from the score)",
+    "still true": "the mutated claim is itself proved or certified: a different but true statement, which no "
+                  "gate could refute (excluded from the score; the strict score counts it as survived)",
+    "survived": "the gate lets the mistake through: the claim passes with it",
+}
+
+
+def _mutation_view(m):
+    """The mutation run for both reports (None when the run had no --mutate)."""
+    if not m:
+        return None
+
+    def pct(x):
+        return "n/a" if x is None else f"{100 * x:.1f}%"
+
+    return {**m, "score_text": pct(m.get("score")), "strict_text": pct(m.get("strict_score")),
+            "modules_view": [{"name": k, **v, "score_text": pct(v.get("score"))}
+                             for k, v in (m.get("modules") or {}).items()],
+            "verdict_text": MUTANT_VERDICT_TEXT,
+            "gate_text": ("" if (m.get("gate") or {}).get("min_score") is None else
+                          f"{'passed' if m['gate']['passed'] else 'FAILED'}: minimum {m['gate']['min_score']:g}%")}

@@ -27,18 +27,14 @@ from dataclasses import dataclass, field
 from ..model.result import Result
 from ..model.status import Status
 
-__all__ = ["mutate_claim", "run_mutation", "MutationOptions", "summarise", "MUTANT_SECONDS", "VERSION"]
+__all__ = ["mutate_claim", "run_mutation", "summarise", "attach", "harmless_reason", "VERSION"]
 
 VERSION = "mutation-1"  # part of the store key: bump when the mutants or the verdict rules change
 MUTANT_SECONDS = 4.0      # CPU seconds of one mutant's screen
-EQUIVALENCE_SECONDS = 2.0  # CPU seconds to show a surviving mutant's formula equal to the original
-STILL_TRUE_SECONDS = 4.0   # CPU seconds to prove or certify a surviving mutant
+EQUIVALENCE_SECONDS = 1.5  # CPU seconds to show a surviving mutant's formula equal to the original
+EQUIVALENCE_POINTS = 12    # points at which the numbers may show it different first
+STILL_TRUE_SECONDS = 3.0   # CPU seconds to prove, then certify, a surviving mutant (half each)
 CLAIM_SECONDS = 300.0      # CPU seconds of one claim's whole mutation (the worker's hard limit)
-
-
-@dataclass
-class MutationOptions:
-    min_score: float | None = None   # the gate: exit 1 below it
 
 
 def _formula(m) -> str:
@@ -49,9 +45,40 @@ def _formula(m) -> str:
     return s if len(s) <= 300 else s[:297] + "..."
 
 
-def _equivalent(claim, m) -> bool:
-    """sympy shows the mutated formula equal to the original on the claim's domain."""
-    if m.original is None or m.mutated is None:
+def _compare(claim, m, settings) -> str:
+    """The mutated formula against the original, in numbers, at points of the claim's
+    domain: "differs" (at a point, confirmed across precisions as a counterexample is:
+    then it is not equivalent, and sympy need not spend its budget trying), "agrees" (at
+    every point), or "" when the numbers cannot tell.  Symbols outside the domain (an
+    objective's variables) are drawn in (0.1, 0.9)."""
+    import mpmath
+    import sympy as sp
+
+    from ..backends.numeric import Evaluator, check_equal, sample_points
+    from ..engine.context import claim_rng
+    try:
+        a, b = sp.sympify(m.original), sp.sympify(m.mutated)
+        dom = tuple(claim.domain.symbols())
+        extra = tuple(sorted((a.free_symbols | b.free_symbols) - set(dom), key=sp.default_sort_key))
+        ev = Evaluator(dom + extra, {"original": a, "mutant": b}, settings.precision, screen=True,
+                       domain=claim.domain)
+        rng = claim_rng(settings, f"{claim.id}:equivalence")
+        pts = sample_points(claim.domain, settings, rng, n=EQUIVALENCE_POINTS)
+        for pt in pts:
+            for s in extra:
+                pt[s] = mpmath.mpf(rng.uniform(0.1, 0.9))
+        out = check_equal(ev, "original", "mutant", pts)
+    except Exception:  # noqa: BLE001 - the numbers cannot tell
+        return ""
+    if out.verdict == "counterexample":
+        return "differs" if (out.counterexample or {}).get("type") == "values differ" else ""
+    return "agrees" if out.verdict == "consistent" and not out.evidence.get("unresolved_points") else ""
+
+
+def _equivalent(claim, m, numbers: str) -> bool:
+    """sympy shows the mutated formula equal to the original on the claim's domain
+    (not tried when the numbers already showed them different)."""
+    if m.original is None or m.mutated is None or numbers == "differs":
         return False  # a reversed relation or direction is never the same statement
     from ..backends.symbolic import NO_FACTS, assume, zero_by
     from ..backends.timebox import TimeUp, time_limit
@@ -69,19 +96,19 @@ def _equivalent(claim, m) -> bool:
         return False
 
 
-def _still_true(m, settings) -> str:
-    """The mutated claim proved or certified by the engine (a true statement): its status."""
+def _still_true(m, settings, screen) -> str:
+    """The mutated claim proved or certified (a true statement after all): its status, or "".
+    Its screen already agreed with it at every point: only the sound methods run."""
     from dataclasses import replace as dc_replace
 
-    from ..engine.verify import verify
     from ..backends.timebox import TimeUp, time_limit
+    from ..engine.verify import establish_screened
     quick = dc_replace(settings, prover_budget=STILL_TRUE_SECONDS / 2, certify_budget=STILL_TRUE_SECONDS / 2)
     try:
-        with time_limit(STILL_TRUE_SECONDS):
-            res = verify(m.claim, quick)
-    except (TimeUp, Exception):  # noqa: BLE001
+        with time_limit(STILL_TRUE_SECONDS + 1.0):
+            return establish_screened(m.claim, quick, screen)
+    except (TimeUp, Exception):  # noqa: BLE001 - not established
         return ""
-    return str(res.status) if res.status in (Status.PROVED, Status.CERTIFIED) else ""
 
 
 def mutate_claim(claim, settings, certificate=None) -> Result:
@@ -95,12 +122,11 @@ def mutate_claim(claim, settings, certificate=None) -> Result:
 
     t0 = time.process_time()
     kind = kind_of(claim)
-    harmless = dict(getattr(claim, "harmless_mutants", None) or {})
     rows = []
     for m in claim_mutants(claim, settings.seed):
         t1 = time.process_time()
         random.seed(f"sympy:{settings.seed}:{claim.id}")
-        verdict, cx = "survived", None
+        verdict, cx, screen = "survived", None, None
         timed_out = False
         try:
             with time_limit(MUTANT_SECONDS):
@@ -112,12 +138,13 @@ def mutate_claim(claim, settings, certificate=None) -> Result:
             timed_out = True
         except Exception as exc:  # noqa: BLE001 - a mutant the engine cannot even evaluate is caught
             verdict, cx = "killed", {"type": "error", "cause": f"{type(exc).__name__}: {exc}"[:200]}
-        how = ""
+        how, numbers = "", ""
         if verdict == "survived":
-            if _equivalent(claim, m):
+            numbers = _compare(claim, m, settings) if m.mutated is not None else ""
+            if _equivalent(claim, m, numbers):
                 verdict = "equivalent"
             else:
-                how = _still_true(m, settings)
+                how = _still_true(m, settings, screen) if screen is not None else ""
                 if how:
                     verdict = "still true"
         row = {"label": m.label, "mistake": m.description, "formula": _formula(m), "verdict": verdict,
@@ -126,13 +153,37 @@ def mutate_claim(claim, settings, certificate=None) -> Result:
             row["still_true"] = how
         if verdict == "killed" and cx:
             row["counterexample"] = {k: v for k, v in list(cx.items())[:6]}
-        if verdict == "survived" and timed_out:
-            row["note"] = f"the screen did not finish within {MUTANT_SECONDS:g} s of CPU"
-        if verdict == "survived" and m.label in harmless:
-            row["harmless"] = harmless[m.label]
+        if verdict == "survived":
+            row["cause"], row["diagnosis"] = _diagnosis(timed_out, numbers, screen)
         rows.append(row)
     return Result.for_claim(claim, Status.CHECKED, method="mutation", evidence={"mutation": _record(rows)},
                             seconds=round(time.process_time() - t0, 4))
+
+
+def _diagnosis(timed_out, numbers, screen) -> tuple:
+    """Why a mutant survived, as far as the engine can tell: (short cause, sentence).  The
+    claim may add why it is harmless (``harmless_mutants``)."""
+    if timed_out:
+        return "screen timeout", f"the screen did not finish within {MUTANT_SECONDS:g} s of CPU"
+    points = (screen.evidence or {}).get("points") if screen is not None else None
+    at = f" at all {points} points" if points else ""
+    if numbers == "agrees":
+        return "same values", (f"the mutated formula has the original's values{at} of the domain (e.g. a change "
+                               "in a branch or a term the domain never reaches), but sympy did not show them equal")
+    return "holds, unproved", (f"the mutated claim holds{at} of the screen, but was neither proved nor certified "
+                               f"within {STILL_TRUE_SECONDS:g} s: a different statement the numbers cannot tell "
+                               "from the claim")
+
+
+def harmless_reason(claim, label: str) -> str:
+    """The claim's own explanation of a surviving mutant: ``harmless_mutants`` maps a label,
+    or a pattern of labels (``lhs:const-*``), to why that mistake cannot be caught or does
+    not matter."""
+    from fnmatch import fnmatchcase
+    for pattern, reason in (getattr(claim, "harmless_mutants", None) or {}).items():
+        if fnmatchcase(label, pattern):
+            return reason
+    return ""
 
 
 def _record(rows) -> dict:
@@ -156,7 +207,10 @@ def eligible(results) -> set:
 
 
 def run_mutation(claims, results, settings, jobs, store=None, keys=None, on_result=None) -> MutationOutcome:
-    """Mutate every eligible claim (in workers); `keys[claim id]` is the claim's store key."""
+    """Mutate every eligible claim (in workers); `keys[claim id]` is the claim's store key.
+    on_result(claim id, record, done, total) as each claim's record arrives (stored ones first)."""
+    from dataclasses import replace as dc_replace
+
     from .fingerprint import digest
     from .schedule import run_claims
     want = eligible(results)
@@ -169,16 +223,17 @@ def run_mutation(claims, results, settings, jobs, store=None, keys=None, on_resu
         if entry is not None:
             out.records[c.id] = entry["record"]
             out.from_store += 1
+            if on_result:
+                on_result(c.id, entry["record"], out.from_store, len(todo))
         else:
             fresh.append((c, key))
-    done = {"n": 0}
+    done = {"n": out.from_store}
 
     def progress(res, _d, _t):
         done["n"] += 1
         if on_result:
-            on_result(res, done["n"] + out.from_store, len(todo))
+            on_result(res.id, (res.evidence or {}).get("mutation"), done["n"], len(todo))
 
-    from dataclasses import replace as dc_replace
     results_ = run_claims([c for c, _ in fresh], dc_replace(settings, timeout=CLAIM_SECONDS), jobs=jobs,
                           on_result=progress, job=mutate_claim)
     for (c, key), res in zip(fresh, results_):
@@ -189,16 +244,32 @@ def run_mutation(claims, results, settings, jobs, store=None, keys=None, on_resu
         out.records[c.id] = rec
         if store is not None and key:
             store.put("mutants", key, {"id": c.id, "record": rec})
+    # declaration order, whatever came from the store; the claims' own reasons are applied
+    # here, not stored (a reason is not part of a claim's key: editing one re-runs nothing)
+    out.records = {c.id: _with_reasons(out.records[c.id], c) for c in todo if c.id in out.records}
     return out
 
 
-def summarise(records: dict, results) -> dict:
-    """Per module and for the whole run: counts and the score (killed / non-equivalent)."""
-    source = {r.id: r.source for r in results}
+def _with_reasons(record, claim) -> dict:
+    rows = []
+    for row in record["mutants"]:
+        row = {k: v for k, v in row.items() if k != "harmless"}
+        if row["verdict"] == "survived":
+            reason = harmless_reason(claim, row["label"])
+            if reason:
+                row["harmless"] = reason
+        rows.append(row)
+    return {**record, "mutants": rows}
+
+
+def summarise(records: dict, sources: dict, failed=(), min_score=None) -> dict:
+    """Per module and for the whole run: counts and the score (killed / (killed + survived));
+    `sources[claim id]` is the claim's module.  ``strict_score`` counts the still-true
+    mutants as survivors too, for a reader who does not accept that exclusion."""
     total = {"killed": 0, "equivalent": 0, "still true": 0, "survived": 0}
     modules: dict = {}
     for cid, rec in records.items():
-        mod = modules.setdefault(source.get(cid, "?"), dict.fromkeys(total, 0))
+        mod = modules.setdefault(sources.get(cid, "?"), dict.fromkeys(total, 0))
         for k in total:
             total[k] += rec["counts"][k]
             mod[k] += rec["counts"][k]
@@ -207,7 +278,31 @@ def summarise(records: dict, results) -> dict:
         n = c["killed"] + c["survived"]
         return round(c["killed"] / n, 4) if n else None
 
-    return {"version": VERSION, "claims": len(records), "counts": total, "score": score(total),
+    strict_n = total["killed"] + total["survived"] + total["still true"]
+    overall = score(total)
+    passed = None if min_score is None else (overall is not None and 100 * overall >= min_score and not failed)
+    return {"version": VERSION, "claims": len(records), "counts": total, "score": overall,
+            "strict_score": round(total["killed"] / strict_n, 4) if strict_n else None,
             "modules": {m: {**c, "score": score(c)} for m, c in sorted(modules.items())},
             "survivors": [{"id": cid, **row} for cid, rec in records.items() for row in rec["mutants"]
-                          if row["verdict"] == "survived"]}
+                          if row["verdict"] == "survived"],
+            "failed": [list(f) for f in failed],
+            "gate": {"min_score": min_score, "passed": passed},
+            "budgets": {"mutants_per_claim": _max_per_claim(), "screen_seconds": MUTANT_SECONDS,
+                        "equivalence_seconds": EQUIVALENCE_SECONDS, "still_true_seconds": STILL_TRUE_SECONDS}}
+
+
+def _max_per_claim() -> int:
+    from ..mutation import MAX_PER_CLAIM
+    return MAX_PER_CLAIM
+
+
+def attach(report: dict, records: dict, failed=(), min_score=None) -> dict:
+    """Put the mutation run into claims.json: each claim's record under claims[].mutation,
+    the summary (scores, survivors, the gate) under mutation.  Returns the summary."""
+    for c in report["claims"]:
+        if c["id"] in records:
+            c["mutation"] = records[c["id"]]
+    summary = summarise(records, {c["id"]: c.get("source", "?") for c in report["claims"]}, failed, min_score)
+    report["mutation"] = summary
+    return summary

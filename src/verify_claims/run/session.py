@@ -53,6 +53,7 @@ class RunOptions:
     keyword: object = None              # a run.keywords.Keywords (-k), or None
     last_failed: tuple | None = None    # --lf: the ids not as expected last time (None: no --lf)
     exitfirst: bool = False             # -x: stop at the first claim not as expected
+    mutate: bool = False                # --mutate: after verifying, run every established claim's mutants
 
 
 @dataclass
@@ -70,6 +71,8 @@ class RunOutcome:
     replay_failures: list = field(default_factory=list)
     directory: str = ""
     not_run: list = field(default_factory=list)        # -x: ids left unverified after the first failure
+    mutation: dict | None = None                       # --mutate: claim id -> mutation record
+    mutation_failed: list = field(default_factory=list)  # --mutate: [claim id, why] whose mutation run failed
 
 
 def _warn(msg):
@@ -80,7 +83,11 @@ def run_keys(options: RunOptions) -> tuple:
     """(engine+settings key, directory key): what a snapshot of this run depends on."""
     base = digest(engine_fingerprint(), options.settings.key(), f"certificates={options.certificates}")
     folder = directory_digest(options.derivations, extra=[Path(options.derivations) / CERT_FILE])
-    return base, digest(base, folder, content_fingerprint())
+    run = digest(base, folder, content_fingerprint())
+    if options.mutate:
+        from .mutation import VERSION
+        run = digest(run, VERSION)  # a snapshot with the mutation records is a different snapshot
+    return base, run
 
 
 def listing(derivations, store: Store | None, import_timeout: float = 60.0) -> dict:
@@ -111,26 +118,29 @@ def _listing_of(loaded) -> dict:
             "slow_modules": loaded.slow_modules()}
 
 
-def run_directory(options: RunOptions, on_result=None, on_start=None, on_running=None) -> RunOutcome:
+def run_directory(options: RunOptions, on_result=None, on_start=None, on_running=None,
+                  on_mutated=None) -> RunOutcome:
     """Verify every claim of the derivations directory (or the --only / -k / --lf selection).
 
     on_start(total, from_store), on_result(result, done, total) and on_running(ids) (the
-    claims being verified right now) report progress as it happens."""
+    claims being verified right now) report progress as it happens; with --mutate,
+    on_mutated(claim id, record, done, total) each claim's mutation record."""
     store = options.store
     base_key, run_key = run_keys(options)
     if store is not None and not options.recheck:
         snap = store.get("runs", run_key)
         if snap is not None:
-            return _from_snapshot(snap, options, on_start, on_result)
+            return _from_snapshot(snap, options, on_start, on_result, on_mutated)
 
     def work(emit, guard):
         return _load_and_verify(options, base_key, run_key, guard,
                                 on_start=lambda *a: emit("start", *a), on_result=lambda *a: emit("result", *a),
-                                on_running=lambda *a: emit("running", *a))
+                                on_running=lambda *a: emit("running", *a),
+                                on_mutated=lambda *a: emit("mutated", *a))
 
     return run_supervised(work, import_timeout=options.import_timeout,
                           handlers={"start": on_start or _ignore, "result": on_result or _ignore,
-                                    "running": on_running or _ignore})
+                                    "running": on_running or _ignore, "mutated": on_mutated or _ignore})
 
 
 def _ignore(*_args) -> None:
@@ -182,7 +192,8 @@ class ClaimVerifier:
                                                          "result": res.to_json()})
 
 
-def _load_and_verify(options, base_key, run_key, guard, on_start, on_result, on_running=None) -> RunOutcome:
+def _load_and_verify(options, base_key, run_key, guard, on_start, on_result, on_running=None,
+                     on_mutated=None) -> RunOutcome:
     """Everything that needs the claims themselves (run in the supervised child)."""
     from .collect import load_derivations
     store = options.store
@@ -252,6 +263,11 @@ def _load_and_verify(options, base_key, run_key, guard, on_start, on_result, on_
                      if all(c.id in verified for c in select(claims, [claims[i].id]) if c.kind != "summary")]
     judge_summaries(claims, summaries, results, summary_done)
     out.not_run = [c.id for c, r in zip(claims, results) if r is None]
+    if options.mutate and not stop["now"]:
+        from .mutation import run_mutation
+        mutated = run_mutation(claims, [r for r in results if r is not None], options.settings, options.jobs,
+                               store=store, keys=verifier.keys, on_result=on_mutated)
+        out.mutation, out.mutation_failed = mutated.records, [list(f) for f in mutated.failed]
     out.results = [r for r in results if r is not None] + [_problem_result(p) for p in loaded.problems
                                                             if p.claim and (wanted is None or p.claim in wanted)]
     if options.figures and wanted is None:
@@ -259,7 +275,7 @@ def _load_and_verify(options, base_key, run_key, guard, on_start, on_result, on_
     elif wanted is not None:
         out.figures_note = "Figures are not computed on a run of selected claims."
     complete = wanted is None and not out.not_run and not any(
-        r.status in (Status.ERROR, Status.TIMEOUT) for r in out.results if r.kind != "?")
+        r.status in (Status.ERROR, Status.TIMEOUT) for r in out.results if r.kind != "?") and not out.mutation_failed
     if store is not None and complete:
         store.put("runs", run_key, _snapshot(out))
     return out
@@ -383,10 +399,11 @@ def _snapshot(out: RunOutcome) -> dict:
             "problems": [[p.file, p.claim, p.cause] for p in out.problems],
             "uncheckable": out.uncheckable, "figures": out.figures, "modules": out.modules,
             "slow_modules": out.slow_modules, "certificates": out.certificates,
-            "stale_certificates": out.stale_certificates, "directory": out.directory}
+            "stale_certificates": out.stale_certificates, "directory": out.directory,
+            "mutation": out.mutation}
 
 
-def _from_snapshot(snap, options, on_start, on_result) -> RunOutcome:
+def _from_snapshot(snap, options, on_start, on_result, on_mutated=None) -> RunOutcome:
     results = [Result.from_json(r) for r in snap["results"]]
     for r in results:
         r.origin = "store"
@@ -394,7 +411,7 @@ def _from_snapshot(snap, options, on_start, on_result) -> RunOutcome:
                      uncheckable=snap["uncheckable"], figures=snap["figures"], modules=snap["modules"],
                      from_snapshot=True, slow_modules=snap.get("slow_modules", []),
                      certificates=snap.get("certificates", {}), stale_certificates=snap.get("stale_certificates", []),
-                     directory=snap.get("directory", ""))
+                     directory=snap.get("directory", ""), mutation=snap.get("mutation"))
     wanted = wanted_ids(results, options)
     if wanted is not None:
         out.results = [r for r in results if r.id in wanted]
@@ -410,6 +427,12 @@ def _from_snapshot(snap, options, on_start, on_result) -> RunOutcome:
     for k, r in enumerate(out.results, start=1):
         if on_result:
             on_result(r, k, len(out.results))
+    if out.mutation is not None:
+        kept = {r.id for r in out.results}
+        out.mutation = {cid: rec for cid, rec in out.mutation.items() if cid in kept}
+        for k, (cid, rec) in enumerate(out.mutation.items(), start=1):
+            if on_mutated:
+                on_mutated(cid, rec, k, len(out.mutation))
     return out
 
 
