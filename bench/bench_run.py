@@ -15,8 +15,11 @@ the ratio to the floor and whether the target is met:
   --load         the whole paper (fresh clone) quiet, then with two CPU-burning processes per
                  core: the same statuses and exit code 0
   --tests        the whole test suite (.ci/run's command)                   <  5 minutes
+  --mutate       the mutation run on the paper (`--mutate`, claims' verdicts from the store,
+                 mutants from scratch), its score and counts                 <  3 minutes, >= 95%
+  --only-mutate  only the floor and the mutation run
 
-    python3 bench/bench_run.py [--repeat 3] [--skip-scratch] [--load] [--tests]
+    python3 bench/bench_run.py [--repeat 3] [--skip-scratch] [--load] [--tests] [--mutate]
 
 Nothing here is a test: timings vary with the machine; the test suite checks behaviour.
 """
@@ -109,10 +112,16 @@ def main() -> int:
     ap.add_argument("--skip-scratch", action="store_true", help="skip the from-scratch run (minutes)")
     ap.add_argument("--load", action="store_true", help="also: the whole paper quiet and under CPU load")
     ap.add_argument("--tests", action="store_true", help="also: time the whole test suite")
+    ap.add_argument("--mutate", action="store_true", help="also: the mutation run on the paper (minutes)")
+    ap.add_argument("--only-mutate", action="store_true", help="only the floor and the mutation run")
     args = ap.parse_args()
     floor_cmd = [sys.executable, "-c", "import sympy, mpmath, jinja2"]
     floor, floor_cpu, _ = median_of(args.repeat, lambda: timed(floor_cmd))
     print(f"floor: import sympy, mpmath, jinja2   {floor:7.2f} s wall {floor_cpu:7.2f} s CPU  (median of {args.repeat})")
+    if args.only_mutate:
+        with tempfile.TemporaryDirectory(prefix="verify-claims-bench-") as tmp:
+            _mutation(Path(tmp), floor)
+        return 0
     with tempfile.TemporaryDirectory(prefix="verify-claims-bench-") as tmp:
         tmp = Path(tmp)
         if not args.skip_scratch:
@@ -157,6 +166,8 @@ def main() -> int:
             print(f"    {x['status']:<9} {x['seconds']:6.2f} s CPU  {x['kind']:<12} {x['id']}")
         if args.load:
             _under_load(tmp, floor)
+        if args.mutate:
+            _mutation(tmp, floor)
     if args.tests:
         w, c, code = timed([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"])
         line("test suite", w, c, floor, [code], "< 5 minutes", w < 300 and code == 0)
@@ -185,6 +196,19 @@ def _under_load(tmp: Path, floor: float) -> None:
         for i in quiet:
             if quiet[i] != loaded.get(i):
                 print(f"    {i}: quiet {quiet[i]}, loaded {loaded.get(i)}")
+
+
+def _mutation(tmp: Path, floor: float) -> None:
+    """`verify-claims --mutate` on the paper: the claims' verdicts from the store (filled by
+    a first run), every mutant from scratch."""
+    rdir = tmp / "mutate"
+    timed(CLI + ["-q", "--jobs", "2", "--no-html", "--no-latex", "--report-dir", str(rdir)])
+    w, c, code = timed(CLI + ["-q", "--jobs", "2", "--no-html", "--no-latex", "--mutate", "--report-dir", str(rdir)])
+    m = json.loads((rdir / "claims.json").read_text())["mutation"]
+    line("mutation run (--mutate)", w, c, floor, [code], "< 3 minutes", w < 180)
+    print(f"    score {100 * m['score']:.1f}% (target >= 95%: {'MET' if m['score'] >= 0.95 else 'NOT MET'}), "
+          f"strict {100 * m['strict_score']:.1f}%; {m['claims']} claims: " +
+          ", ".join(f"{n} {k}" for k, n in m["counts"].items()))
 
 
 def _counts(rdir: Path) -> None:

@@ -112,7 +112,7 @@ def expression_mutants(expr, domain_groups=()) -> list:
                     lambda term=term: -term)
                 rest = node.args[:i] + node.args[i + 1:]
                 add(f"drop-term-{i}", path, f"the term {_short(term)} dropped", lambda rest=rest: sp.Add(*rest))
-        elif isinstance(node, sp.Number) and path and node != sp.S.NegativeOne:
+        elif isinstance(node, sp.Number) and node != sp.S.NegativeOne:
             for name, v in _constant_changes(node):
                 add(f"const-{name}", path, f"the constant {node} changed to {v}", lambda v=v: v)
         for name, new in _neighbours(node):

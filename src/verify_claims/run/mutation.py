@@ -10,7 +10,8 @@ mutant, no proof search -- in the same worker processes and CPU-time limits as c
   the claim's domain (no mistake at all: excluded from the score);
 - **still true**: not killed, and the mutated claim is itself proved or certified by the
   engine (a different but true statement, e.g. a weaker bound: excluded from the score,
-  listed);
+  listed; the strict score counts it as survived).  Tried only for claims that were
+  themselves proved or certified in this run;
 - **survived**: none of these: a mistake the gate lets through.  The claim can say why it
   is harmless (``harmless_mutants={label: reason}``); it still counts as survived.
 
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from ..model.result import Result
 from ..model.status import Status
 
-__all__ = ["mutate_claim", "run_mutation", "summarise", "attach", "harmless_reason", "VERSION"]
+__all__ = ["mutate_claim", "classify", "run_mutation", "summarise", "attach", "harmless_reason", "VERSION"]
 
 VERSION = "mutation-1"  # part of the store key: bump when the mutants or the verdict rules change
 MUTANT_SECONDS = 4.0      # CPU seconds of one mutant's screen
@@ -113,64 +114,79 @@ def _still_true(m, settings, screen) -> str:
 
 def mutate_claim(claim, settings, certificate=None) -> Result:
     """The worker's job: generate the claim's mutants and classify each (see the module
-    docstring).  Returned as a Result whose evidence holds the mutation record."""
-    from ..backends.timebox import TimeUp, time_limit
-    from ..engine.context import claim_rng
-    from ..kinds import kind_of
+    docstring).  Returned as a Result whose evidence holds the mutation record.
+    `certificate` is what the scheduler hands each job: here {"status": the original
+    claim's status in this run} (None: not known, the sound methods are tried)."""
     from ..mutation import claim_mutants
-    import random
 
     t0 = time.process_time()
-    kind = kind_of(claim)
-    rows = []
-    for m in claim_mutants(claim, settings.seed):
-        t1 = time.process_time()
-        random.seed(f"sympy:{settings.seed}:{claim.id}")
-        verdict, cx, screen = "survived", None, None
-        timed_out = False
-        try:
-            with time_limit(MUTANT_SECONDS):
-                screen = kind.spot_check(m.claim, settings, claim_rng(settings, claim.id), screen=True)
-            if screen.verdict == "counterexample":
-                verdict, cx = "killed", screen.counterexample
-        except TimeUp:
-            verdict, cx = "survived", None
-            timed_out = True
-        except Exception as exc:  # noqa: BLE001 - a mutant the engine cannot even evaluate is caught
-            verdict, cx = "killed", {"type": "error", "cause": f"{type(exc).__name__}: {exc}"[:200]}
-        how, numbers = "", ""
-        if verdict == "survived":
-            numbers = _compare(claim, m, settings) if m.mutated is not None else ""
-            if _equivalent(claim, m, numbers):
-                verdict = "equivalent"
-            else:
-                how = _still_true(m, settings, screen) if screen is not None else ""
-                if how:
-                    verdict = "still true"
-        row = {"label": m.label, "mistake": m.description, "formula": _formula(m), "verdict": verdict,
-               "seconds": round(time.process_time() - t1, 4)}
-        if how:
-            row["still_true"] = how
-        if verdict == "killed" and cx:
-            row["counterexample"] = {k: v for k, v in list(cx.items())[:6]}
-        if verdict == "survived":
-            row["cause"], row["diagnosis"] = _diagnosis(timed_out, numbers, screen)
-        rows.append(row)
+    sound = certificate is None or certificate.get("status") in (Status.PROVED, Status.CERTIFIED)
+    rows = [classify(claim, m, settings, try_sound=sound) for m in claim_mutants(claim, settings.seed)]
     return Result.for_claim(claim, Status.CHECKED, method="mutation", evidence={"mutation": _record(rows)},
                             seconds=round(time.process_time() - t0, 4))
 
 
-def _diagnosis(timed_out, numbers, screen) -> tuple:
+def classify(claim, m, settings, try_sound: bool = True) -> dict:
+    """One mutant's row: killed, equivalent, still true or survived (the module docstring),
+    with the counterexample that killed it or the reason it survived.  `try_sound`: whether
+    a surviving mutant is given to the prover and certifier (not when the claim itself was
+    only checked: what no sound method established in the original will not be
+    established in a mistake made to it, and the attempt is most of a mutation run's cost)."""
+    import random
+
+    from ..backends.timebox import TimeUp, time_limit
+    from ..engine.context import claim_rng
+    from ..kinds import kind_of
+
+    t1 = time.process_time()
+    random.seed(f"sympy:{settings.seed}:{claim.id}")
+    verdict, cx, screen = "survived", None, None
+    timed_out = False
+    try:
+        with time_limit(MUTANT_SECONDS):
+            # the claim's own seeded points: a mutant is screened where the claim is
+            screen = kind_of(m.claim).spot_check(m.claim, settings, claim_rng(settings, claim.id), screen=True)
+        if screen.verdict == "counterexample":
+            verdict, cx = "killed", screen.counterexample
+    except TimeUp:
+        timed_out = True
+    except Exception as exc:  # noqa: BLE001 - a mutant the engine cannot evaluate is an error: the gate fails
+        verdict, cx = "killed", {"type": "error", "cause": f"{type(exc).__name__}: {exc}"[:200]}
+    how, numbers = "", ""
+    if verdict == "survived":
+        numbers = _compare(claim, m, settings) if m.mutated is not None else ""
+        if _equivalent(claim, m, numbers):
+            verdict = "equivalent"
+        else:
+            how = _still_true(m, settings, screen) if screen is not None and try_sound else ""
+            if how:
+                verdict = "still true"
+    row = {"label": m.label, "mistake": m.description, "formula": _formula(m), "verdict": verdict,
+           "seconds": round(time.process_time() - t1, 4)}
+    if how:
+        row["still_true"] = how
+    if verdict == "killed" and cx:
+        row["counterexample"] = {k: v for k, v in list(cx.items())[:6]}
+    if verdict == "survived":
+        row["cause"], row["diagnosis"] = _diagnosis(timed_out, numbers, screen, try_sound)
+    return row
+
+
+def _diagnosis(timed_out, numbers, screen, tried=True) -> tuple:
     """Why a mutant survived, as far as the engine can tell: (short cause, sentence).  The
     claim may add why it is harmless (``harmless_mutants``)."""
     if timed_out:
         return "screen timeout", f"the screen did not finish within {MUTANT_SECONDS:g} s of CPU"
     points = (screen.evidence or {}).get("points") if screen is not None else None
-    at = f" at all {points} points" if points else ""
+    at = f" at all {points} points of the screen" if points else " at every point of the screen"
     if numbers == "agrees":
-        return "same values", (f"the mutated formula has the original's values{at} of the domain (e.g. a change "
+        return "same values", (f"the mutated formula has the original's values{at} (e.g. a change "
                                "in a branch or a term the domain never reaches), but sympy did not show them equal")
-    return "holds, unproved", (f"the mutated claim holds{at} of the screen, but was neither proved nor certified "
+    if not tried:
+        return "holds, unproved", (f"the mutated claim holds{at}; the claim itself is only checked "
+                                   "(no sound method established it), so none was tried on the mutant: a different "
+                                   "statement the numbers cannot tell from the claim")
+    return "holds, unproved", (f"the mutated claim holds{at}, but was neither proved nor certified "
                                f"within {STILL_TRUE_SECONDS:g} s: a different statement the numbers cannot tell "
                                "from the claim")
 
@@ -218,7 +234,8 @@ def run_mutation(claims, results, settings, jobs, store=None, keys=None, on_resu
     out = MutationOutcome()
     fresh = []
     for c in todo:
-        key = digest(VERSION, keys[c.id]) if keys and c.id in keys else None
+        status = next((str(r.status) for r in results if r.id == c.id), "")
+        key = digest(VERSION, keys[c.id], status) if keys and c.id in keys else None
         entry = store.get("mutants", key) if store is not None and key else None
         if entry is not None:
             out.records[c.id] = entry["record"]
@@ -234,8 +251,9 @@ def run_mutation(claims, results, settings, jobs, store=None, keys=None, on_resu
         if on_result:
             on_result(res.id, (res.evidence or {}).get("mutation"), done["n"], len(todo))
 
+    status = {r.id: Status(r.status) for r in results}
     results_ = run_claims([c for c, _ in fresh], dc_replace(settings, timeout=CLAIM_SECONDS), jobs=jobs,
-                          on_result=progress, job=mutate_claim)
+                          on_result=progress, job=mutate_claim, certificates=lambda c: {"status": status[c.id]})
     for (c, key), res in zip(fresh, results_):
         rec = (res.evidence or {}).get("mutation") if res is not None else None
         if rec is None:

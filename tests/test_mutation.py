@@ -1,0 +1,189 @@
+"""The gate tests itself (--mutate): mutants generated from a claim's own formulas, killed
+by the falsify-first screen, classified equivalent / still true / survived, scored per
+claim, module and run, in claims.json and the HTML report, with a gate on the score."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import sympy as sp
+
+from verify_claims import Identity, Inequality, Maximiser, Monotonic, Root
+from verify_claims.cli import main
+from verify_claims.kinds import kind_of
+from verify_claims.model.status import ExitCode
+from verify_claims.mutation import Mutant, claim_mutants
+from verify_claims.run.mutation import classify, mutate_claim, summarise
+from verify_claims.run.settings import Settings
+
+x, y = sp.symbols("x y")
+SETTINGS = Settings()
+
+# a true identity, verified only at one instance (x = 0) or on a whole interval
+SQUARE = dict(id="square-of-sum", title="(x + 1)^2 expanded", ref="1", lhs=(x + 1) ** 2, rhs=x ** 2 + 2 * x + 1)
+
+
+def _record(claim):
+    return mutate_claim(claim, SETTINGS).evidence["mutation"]
+
+
+def test_a_claim_checked_only_at_an_instance_lets_mutants_survive_and_widening_its_domain_kills_them():
+    at_instance = _record(Identity(**SQUARE, domain={x: sp.FiniteSet(0)}))
+    survivors = [r for r in at_instance["mutants"] if r["verdict"] == "survived"]
+    assert len(survivors) >= 3, at_instance
+    # e.g. the cross term dropped: (x + 1)^2 = x^2 + 1 holds at x = 0
+    assert any(r["label"].startswith("rhs:drop-term") for r in survivors)
+    assert all(r["cause"] and r["diagnosis"] for r in survivors)
+
+    widened = _record(Identity(**SQUARE, domain={x: sp.Interval(-2, 2)}))
+    assert widened["counts"]["survived"] == 0, [r for r in widened["mutants"] if r["verdict"] == "survived"]
+    assert widened["counts"]["killed"] >= len(survivors)
+    assert widened["score"] == 1.0 and at_instance["score"] < 0.8
+    # every killed mutant carries the counterexample that killed it
+    killed = [r for r in widened["mutants"] if r["verdict"] == "killed"]
+    assert all("point" in r["counterexample"] or r["counterexample"].get("type") for r in killed)
+
+
+def test_an_equivalent_mutant_is_classified_equivalent_not_survived():
+    claim = Identity(id="double", title="2x", ref="1", lhs=x * 2, rhs=2 * x, domain={x: sp.Interval(0, 1)})
+    same = sp.Add(x, x, evaluate=False)  # x + x, written differently: no mistake at all
+    assert same != claim.lhs
+    m = Mutant("lhs:rewritten", "lhs: x*2 written x + x", claim.__class__(**{**_fields(claim), "lhs": same}),
+               claim.lhs, same)
+    assert classify(claim, m, SETTINGS)["verdict"] == "equivalent"
+    # and a real mistake in the same place is killed, with its numbers
+    wrong = Mutant("lhs:wrong", "lhs: 3x", claim.__class__(**{**_fields(claim), "lhs": 3 * x}), claim.lhs, 3 * x)
+    row = classify(claim, wrong, SETTINGS)
+    assert row["verdict"] == "killed" and row["counterexample"]["type"] == "values differ"
+
+
+def _fields(claim):
+    from dataclasses import fields
+    return {f.name: getattr(claim, f.name) for f in fields(claim) if f.init}
+
+
+def test_a_true_weaker_statement_is_still_true_and_excluded_from_the_score():
+    claim = Inequality(id="amgm", title="x(1-x) <= 1/4", ref="1", lhs=x * (1 - x), op="<=",
+                       rhs=sp.Rational(1, 4), domain={x: sp.Interval(0, 1)})
+    rec = _record(claim)
+    rows = {r["label"]: r for r in rec["mutants"]}
+    # 1/4 doubled to 1/2: a weaker bound, true, proved or certified -- not a mistake the gate can see
+    assert rows["rhs:const-double@root"]["verdict"] == "still true", rows["rhs:const-double@root"]
+    assert rows["rhs:const-double@root"]["still_true"] in ("proved", "certified")
+    # 1/4 halved: false at x = 1/2, killed
+    assert rows["rhs:const-halve@root"]["verdict"] == "killed"
+    assert rows["op:reversed"]["verdict"] == "killed"
+    c = rec["counts"]
+    assert rec["score"] == c["killed"] / (c["killed"] + c["survived"])
+
+
+def test_kind_mistakes_are_generated_and_killed():
+    """A reversed monotonicity, the other root of a quadratic, a maximiser moved off its
+    place: each is a mutant of its kind, and the screen refutes it."""
+    mono = Monotonic(id="exp-up", title="exp increasing", ref="1", expr=sp.exp(x), var=x,
+                     domain={x: sp.Interval(0, 1)})
+    root = Root(id="golden", title="x^2 = x + 1", ref="1", equation=x ** 2 - x - 1, var=x,
+                value=(1 + sp.sqrt(5)) / 2, domain={x: sp.Interval(1, 2)})
+    peak = Maximiser(id="peak", title="-(x - y)^2 peaks at y", ref="1", objective=-(x - y) ** 2, wrt=(x,),
+                     at={x: y}, over={x: sp.Interval(0, 1)}, domain={y: sp.Interval.open(0, 1)})
+    for claim, label in ((mono, "direction:reversed"), (root, "value:other-root"), (peak, "at[x]:nearby-up-10pc")):
+        rows = {r["label"]: r for r in _record(claim)["mutants"]}
+        assert label in rows, sorted(rows)
+        assert rows[label]["verdict"] == "killed", rows[label]
+
+
+def test_mutants_are_deterministic_under_the_seed_and_few_per_claim():
+    claim = Identity(id="poly", title="p", ref="1", lhs=(x + y) ** 3,
+                     rhs=x ** 3 + 3 * x ** 2 * y + 3 * x * y ** 2 + y ** 3,
+                     domain={x: sp.Interval(0, 1), y: sp.Interval(0, 1)})
+    a = [m.label for m in claim_mutants(claim, 1)]
+    assert a == [m.label for m in claim_mutants(claim, 1)]
+    assert a != [m.label for m in claim_mutants(claim, 2)]
+    assert 10 <= len(a) <= 24 and len(set(a)) == len(a)
+    # symbols of the same domain swapped is one of the mistakes
+    assert any(lbl.endswith("swap-x-y") for m in [claim] for lbl in
+               [c.label for c in kind_of(m).mutants(m)])
+
+
+def test_summary_scores_match_the_counts():
+    recs = {"a": {"counts": {"killed": 9, "equivalent": 1, "still true": 2, "survived": 1}, "mutants": []},
+            "b": {"counts": {"killed": 3, "equivalent": 0, "still true": 0, "survived": 3}, "mutants": []}}
+    s = summarise(recs, {"a": "m1.py", "b": "m2.py"}, min_score=80)
+    assert s["counts"] == {"killed": 12, "equivalent": 1, "still true": 2, "survived": 4}
+    assert s["score"] == round(12 / 16, 4) and s["strict_score"] == round(12 / 18, 4)
+    assert s["modules"]["m2.py"]["score"] == 0.5
+    assert s["gate"] == {"min_score": 80, "passed": False}
+
+
+INSTANCE_MODULE = '''
+    """A claim checked at one instance (weak) and the same claim on an interval."""
+    import sympy as sp
+    from verify_claims import Identity
+    x = sp.Symbol("x")
+    CLAIMS = [
+        Identity(id="square-at-zero", title="(x + 1)^2 at x = 0", ref="1", lhs=(x + 1) ** 2,
+                 rhs=x ** 2 + 2 * x + 1, domain={x: sp.FiniteSet(0)},
+                 harmless_mutants={"rhs:drop-term-*": "only x = 0 is claimed"}),
+        Identity(id="square-everywhere", title="(x + 1)^2", ref="1", lhs=(x + 1) ** 2,
+                 rhs=x ** 2 + 2 * x + 1, domain={x: sp.Interval(-2, 2)}),
+    ]
+'''
+
+
+def _write(tmp_path, text) -> Path:
+    d = tmp_path / "derivations"
+    d.mkdir(exist_ok=True)
+    (d / "s1_instances.py").write_text(textwrap.dedent(text))
+    return d
+
+
+def _run(tmp_path, d, *extra):
+    out = tmp_path / "out"
+    code = main(["--derivations", str(d), "--report-dir", str(out), "--jobs", "2", "--no-latex", *extra])
+    return code, json.loads((out / "claims.json").read_text()), out
+
+
+def test_cli_mutate_writes_the_score_the_survivors_and_the_gate(tmp_path, capsys):
+    d = _write(tmp_path, INSTANCE_MODULE)
+    code, report, out = _run(tmp_path, d, "--mutate")
+    assert code == ExitCode.OK
+    m = report["mutation"]
+    per_claim = {c["id"]: c["mutation"] for c in report["claims"]}
+    # the run's counts are the sum of the claims' counts, and the score is killed / (killed + survived)
+    for k in ("killed", "equivalent", "still true", "survived"):
+        assert m["counts"][k] == sum(r["counts"][k] for r in per_claim.values())
+    assert m["score"] == round(m["counts"]["killed"] / (m["counts"]["killed"] + m["counts"]["survived"]), 4)
+    assert per_claim["square-everywhere"]["counts"]["survived"] == 0
+    assert m["survivors"] and {s["id"] for s in m["survivors"]} == {"square-at-zero"}
+    assert len(m["survivors"]) == per_claim["square-at-zero"]["counts"]["survived"]
+    # the claim's own reason (a pattern of labels) is attached to the mutants it names
+    dropped = [s for s in m["survivors"] if s["label"].startswith("rhs:drop-term")]
+    assert dropped and all(s["harmless"] == "only x = 0 is claimed" for s in dropped)
+    printed = capsys.readouterr().out
+    assert "mutation score:" in printed and "square-at-zero: survived" in printed
+    html = (out / "report.html").read_text()
+    assert 'id="mutation"' in html and "Surviving mutants" in html and "only x = 0 is claimed" in html
+
+    # the gate: the same run below a minimum score fails (exit 1), and says so; from the store
+    capsys.readouterr()
+    code, report, _ = _run(tmp_path, d, "--min-mutation-score", "99")
+    assert code == ExitCode.FAILED and report["run"]["exit_code"] == ExitCode.FAILED
+    assert report["mutation"]["gate"] == {"min_score": 99.0, "passed": False}
+    assert "mutation gate FAILED" in capsys.readouterr().out
+    code, report, _ = _run(tmp_path, d, "--min-mutation-score", "10%")
+    assert code == ExitCode.OK and report["mutation"]["gate"]["passed"] is True
+
+
+def test_without_mutate_there_is_no_mutation_record(tmp_path):
+    d = _write(tmp_path, INSTANCE_MODULE)
+    code, report, out = _run(tmp_path, d)
+    assert code == ExitCode.OK and "mutation" not in report
+    assert all("mutation" not in c for c in report["claims"])
+    assert 'id="mutation"' not in (out / "report.html").read_text()
+
+
+def test_min_mutation_score_is_a_percentage(capsys):
+    assert main(["--min-mutation-score", "120", "--list"]) == ExitCode.USAGE
+    assert "percentage" in capsys.readouterr().err
