@@ -197,7 +197,47 @@ def render_certification(report: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-README_BLOCKS = {"findings": render_findings, "certification": render_certification}
+def render_mutation(report: dict) -> str | None:
+    """Markdown: the mutation score of a --mutate run, per module, and every surviving
+    mutant with its reason (the claim's own, or the engine's diagnosis).  None when the run
+    had no --mutate (the block is left as it is)."""
+    m = report.get("mutation")
+    if not m:
+        return None
+
+    def pct(x):
+        return "n/a" if x is None else f"{100 * x:.1f}%"
+
+    c = m["counts"]
+    out = [f"Mutation score **{pct(m['score'])}**: {c['killed']} of {c['killed'] + c['survived']} mutants that "
+           f"change a claim are killed, over the {m['claims']} claims expected to hold ({c['equivalent']} "
+           f"equivalent and {c['still true']} still-true mutants excluded; counting the still-true ones as "
+           f"survivors, {pct(m['strict_score'])}). Seed {report.get('run', {}).get('seed', '')}, at most "
+           f"{m['budgets']['mutants_per_claim']} mutants per claim.", "",
+           "| module | killed | equivalent | still true | survived | score |", "|---|---:|---:|---:|---:|---:|"]
+    for name, mc in m["modules"].items():
+        out.append(f"| `{name}` | {mc['killed']} | {mc['equivalent']} | {mc['still true']} | {mc['survived']} | "
+                   f"{pct(mc['score'])} |")
+    out.append("")
+    if m["survivors"]:
+        by_claim: dict = {}
+        for s in m["survivors"]:
+            by_claim.setdefault(s["id"], []).append(s)
+        out += [f"<details><summary>The {len(m['survivors'])} surviving mutants, by claim, with the reason"
+                "</summary>", ""]
+        for cid, rows in by_claim.items():
+            reasons = {r.get("harmless") for r in rows}
+            shared = reasons.pop() if len(reasons) == 1 and None not in reasons else None
+            out.append(f"- `{cid}` ({len(rows)})" + (f": {_cell(shared)}" if shared else ""))
+            for r in rows:
+                why = "" if shared else (r.get("harmless") or r.get("cause", ""))
+                mistake = r["mistake"].split(": ", 1)[-1]
+                out.append(f"  - `{r['label']}`: {_cell(mistake)}" + (f" ({_cell(why)})" if why else ""))
+        out += ["", "</details>"]
+    return "\n".join(out) + "\n"
+
+
+README_BLOCKS = {"findings": render_findings, "certification": render_certification, "mutation": render_mutation}
 
 
 def replace_block(text: str, name: str, body: str) -> str | None:
@@ -228,7 +268,9 @@ def update_docs(report: dict, derivations_dir) -> list:
     if top.is_file():
         text = original = top.read_text(encoding="utf-8")
         for name, render in README_BLOCKS.items():
-            text = replace_block(text, name, render(report)) or text
+            body = render(report)
+            if body is not None:
+                text = replace_block(text, name, body) or text
         if text != original:
             write_text_atomic(text, top)
             written.append(top)
