@@ -187,3 +187,18 @@ def test_without_mutate_there_is_no_mutation_record(tmp_path):
 def test_min_mutation_score_is_a_percentage(capsys):
     assert main(["--min-mutation-score", "120", "--list"]) == ExitCode.USAGE
     assert "percentage" in capsys.readouterr().err
+
+
+def test_simple_points_test_a_convention_at_a_tie_that_random_points_never_hit():
+    """Found by the mutation run: sign(d) with the convention sign(0) = 0 passed a mutant
+    with the tie value 1, since no random real is exactly 0.  Simple points (0, 1, 1/2, ...)
+    now kill it, with the tie as the counterexample."""
+    d = sp.Symbol("d", real=True)
+    claim = Identity(id="sign-with-tie", title="sign", ref="1", lhs=sp.Piecewise((0, sp.Eq(d, 0)), (d / sp.Abs(d), True)),
+                     rhs=sp.sign(d), domain={d: sp.Interval(-sp.oo, sp.oo)})
+    tie = sp.Piecewise((1, sp.Eq(d, 0)), (d / sp.Abs(d), True))
+    m = Mutant("lhs:tie", "lhs: the tie value 0 changed to 1", claim.__class__(**{**_fields(claim), "lhs": tie}),
+               claim.lhs, tie)
+    row = classify(claim, m, SETTINGS)
+    assert row["verdict"] == "killed", row
+    assert float(row["counterexample"]["point"]["d"]) == 0.0

@@ -2,7 +2,11 @@
 
 A quarter of the points press one or more coordinates against a boundary (closed ends
 exactly, open ends at distances 1e-3 ... 1e-20), because that is where the paper's
-statements are delicate.  Points are mpmath numbers at the requested precision, so a
+statements are delicate.  One in eight puts coordinates on simple numbers of their set
+(0, 1, -1, 1/2, 2, ...): where conventions live (a tie r_i = r_j, 0 log 0) and where a
+formula's branches meet (a ratio of 1 in the clipping band), which random points never
+hit exactly -- the mutation run showed a tie convention and a clipping branch that no
+random point tested.  Points are mpmath numbers at the requested precision, so a
 point 1e-20 from an end is represented exactly enough to evaluate there.
 """
 
@@ -28,6 +32,9 @@ def sample(domain: Domain, n: int, rng: random.Random, dps: int, max_tries: int 
     checks = _where_programs(domain)
     kinds = [type(rel) for rel in domain.where]
     points, tries = [], 0
+    # simple points come from their own generator, derived from (not drawn from) `rng`: the
+    # ordinary points, and every later draw from `rng`, are what they were without them
+    simple_rng = random.Random(repr(rng.getstate()))
     with mpmath.workdps(dps):
         while len(points) < n:
             edge = edges and len(points) % 4 == 3
@@ -41,7 +48,20 @@ def sample(domain: Domain, n: int, rng: random.Random, dps: int, max_tries: int 
                     + " and ".join(str(r) for r in domain.where))
             elif tries > 50 * n + max_tries:
                 break
+        if edges:
+            _put_simple_points(points, domain, syms, kinds, checks, simple_rng, dps)
     return points
+
+
+def _put_simple_points(points, domain, syms, kinds, checks, rng, dps) -> None:
+    """Every eighth point (from the second) replaced by one on simple numbers, when such a
+    point satisfies `where` within a few tries."""
+    for i in range(1, len(points), 8):
+        for _ in range(20):
+            pt = {s: _simple_or_sampled(domain.sets[s], rng) for s in syms}
+            if all(holds(k, _value(f, pt, syms, dps)) for k, f in zip(kinds, checks)):
+                points[i] = pt
+                break
 
 
 def _value(prog, pt, syms, dps):
@@ -116,6 +136,28 @@ def _ends(st):
         got = _ENDS[st] = (mpmath.mpf(sp.Float(st.start, 60)) if st.start.is_finite else None,
                            mpmath.mpf(sp.Float(st.end, 60)) if st.end.is_finite else None)
     return got
+
+
+_SIMPLE = [sp.Integer(0), sp.Integer(1), sp.Rational(1, 2), sp.Integer(2), sp.Integer(-1), sp.Rational(1, 4),
+           sp.Rational(3, 4), sp.Rational(3, 2), sp.Rational(1, 10), sp.Integer(3), sp.Rational(-1, 2),
+           sp.Integer(-2), sp.Integer(10)]
+
+
+def _simple_or_sampled(st, rng: random.Random):
+    """A simple number of the set (most of the time; the simplest ones, 0 1 1/2 2, half
+    of those times), else an ordinary sample."""
+    if rng.random() < 0.8:
+        inside = [v for v in _SIMPLE if _simple_in(v, st)]
+        if inside:
+            pool = inside[:2] if rng.random() < 0.5 else inside
+            return mpmath.mpf(sp.Float(rng.choice(pool), 50))
+    return _sample_set(st, rng, False)
+
+
+def _simple_in(v, st) -> bool:
+    if isinstance(st, sp.Interval):
+        return in_interval(mpmath.mpf(sp.Float(v, 50)), st)
+    return bool(st.contains(v) == sp.true)
 
 
 def _sample_set(st, rng: random.Random, edge: bool):
