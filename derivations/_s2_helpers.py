@@ -35,3 +35,11 @@ __all__ = ["adv", "binomial_weight", "expected_group_relative_preference",
            "expected_preference_under", "group_relative_preference", "joint_law", "kl", "kl0",
            "kl_rev", "penalty_def", "penalty_term", "pg_expected_binary", "pg_reward_one",
            "pg_reward_zero", "point_mass", "reward_preference_def", "symmetric_group_expectation"]
+
+
+# why a mistake in a binomial sum survives a claim about its large-group limit (--mutate):
+# Limit(..., harmless_mutants={"expr:*": SAME_LIMIT})
+SAME_LIMIT = ("the limit is unchanged: sqrt(k + 1/2) or sqrt(k + 2) for sqrt(k + 1), sqrt(G - k) for "
+              "sqrt(G - k - 1), or the k = 0 term dropped (weight (1 - p)^(G - 1) -> 0) change the sum by a "
+              "relative O(1/G) or an exponentially small amount: a different but true statement; the finite-G "
+              "sums are checked by pg-binary-closed-form-g2/g3/g4")

@@ -27,6 +27,12 @@ CLAIMS.append(Limit(
          "pi_ref -> 0+ for every fixed pi_theta in (0, 1].",
 ))
 
+# why a mistake in the band's ends survives a claim about ratios inside the band (--mutate)
+_INSIDE_BAND = ("inside the band the clip returns its argument: moving an end of the band outward (or, in "
+                "min(x A, clip(x) A), max for min: both arguments are equal there) changes no value on this "
+                "claim's domain; the ends are checked by clip-description-equals-ppo-clip and "
+                "clip-is-nearest-end-of-band")
+
 # |pi - old| <= eps * old is the same as 1 - eps <= x <= 1 + eps for x = pi / old
 CLAIMS.append(Identity(
     id="epsilon-relative-step-is-ratio-band",
@@ -36,6 +42,7 @@ CLAIMS.append(Identity(
     domain={old: sp.Interval.Lopen(0, 1), pi: sp.Interval(0, 1), eps: sp.Interval.open(0, 1)},
     where=(sp.Abs(pi - old) <= eps * old,),
     note="Clipping the ratio to [1-eps, 1+eps] changes nothing when |pi - pi_old| <= eps pi_old.",
+    harmless_mutants={"lhs:*": _INSIDE_BAND},
 ))
 
 for name, clip, label in (("ppo", clip_ppo, "PPO's clip"), ("described", clip_as_described,
@@ -51,6 +58,7 @@ for name, clip, label in (("ppo", clip_ppo, "PPO's clip"), ("described", clip_as
         note="min(x A, clip_eps(x) A) = x A whenever 1 - eps <= x <= 1 + eps, for every sign of A; so "
              "with small steps the objective without clipping has the same value (and, for an open "
              "band, the same gradient).",
+        harmless_mutants={"lhs:*": _INSIDE_BAND},
     ))
 
 UNCHECKABLE = [

@@ -21,7 +21,7 @@ from verify_claims import Identity, Limit, Ref, refuted
 from verify_claims.expectations import Categorical
 
 from _grpo import advantage, advantage_with_ties, mean
-from _s2_helpers import (expected_group_relative_preference, expected_preference_under,
+from _s2_helpers import (SAME_LIMIT, expected_group_relative_preference, expected_preference_under,
                          group_relative_preference, pg_expected_binary, pg_reward_one,
                          pg_reward_zero, point_mass, reward_preference_def,
                          symmetric_group_expectation)
@@ -373,6 +373,10 @@ CLAIMS.append(Limit(
                 (k, 0, G)),
     var=G, point=sp.oo, direction="-", value=0,
     domain={delta: POS, mu: _LIM_MU},
+    harmless_mutants={"expr:*": "the limit stays 0: a sign; a weight whose total mass vanishes ((1/2 - mu)^(G - k), "
+                                "(1 - mu)^(G + k)); a third or fourth power of a deviation that is bounded and tends "
+                                "to 0 in probability; the k = 0 term dropped (weight (1 - mu)^G -> 0): different "
+                                "but true statements (the claim does not state a rate)"},
     note="E[(std(r_1..r_G) - sigma)^2] -> 0 for i.i.d. rewards in {r_b, r_b + delta} with "
          "P[high] = mu, sigma = delta sqrt(mu (1 - mu)). " + _LIM_NOTE,
 ))
@@ -412,6 +416,7 @@ CLAIMS.append(Limit(
     expr=pg_reward_one(G, k, pold), var=G, point=sp.oo, direction="-",
     value=sp.sqrt((1 - pold) / pold),
     domain=_P_DOM,
+    harmless_mutants={"expr:*": SAME_LIMIT},
     uses=("pg-binary-closed-form-g2", "pg-binary-closed-form-g3", "pg-binary-closed-form-g4"),
     note="Deterministic rewards r(a) > r(b) (values irrelevant: A_i is shift and scale invariant), "
          "p = pi_old(a): P_G(a | pi_old) = S1(G, p) -> "
@@ -428,6 +433,7 @@ CLAIMS.append(Limit(
     expr=pg_expected_binary(G, k, pia, pold),
     var=G, point=sp.oo, direction="-", value=_R_INF_BIN,
     domain={pia: UNIT, **_P_DOM},
+    harmless_mutants={"expr:*": SAME_LIMIT},
     uses=("pg-binary-limit-high-reward", "r-inf-binary-closed-form"),
     note="E_{o ~ pi}[P_G(o | pi_old)] = pi(a) S1(G, p) + (1 - pi(a)) S0(G, p) (written as one "
          "sum) -> (pi(a) - p)/sqrt(p (1 - p)) = R_inf for r(a) > r(b); pi(a) = 0 is the limit "

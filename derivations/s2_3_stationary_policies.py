@@ -34,7 +34,7 @@ from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monoto
                            Stationary, Step, not_in_general, refuted)
 from verify_claims.expectations import Categorical
 
-from _s2_helpers import (kl0, penalty_def, pg_expected_binary, pg_reward_one,
+from _s2_helpers import (SAME_LIMIT, kl0, penalty_def, pg_expected_binary, pg_reward_one,
                          point_mass, reward_preference_def)
 from _s23_helpers import (expected, g, lagrangian, mixture, objective, objective_literal,
                           ordered_prob, pg_vector, ref_from_eq11, reward_std)
@@ -570,6 +570,9 @@ CLAIMS.append(Identity(
     uses=("pg-binary-closed-form-g2", "pg-binary-closed-form-g3", "pg-binary-closed-form-g4"),
     note="E_{o ~ pi}[P_G(o | pi)] for deterministic r(a) > r(b), pi(a) = p, as the binomial sum of "
          "Section 2.1 (pg-binary-closed-form-g*), for G = 2..40.",
+    harmless_mutants={"lhs:*": "the claim is that this sum is 0: a mistake that only scales it (its sign, a factor "
+                               "(1 - p)^(-2G) common to every term) or empties it (upper limit -1) keeps it 0; "
+                               "the sum's terms are checked by pg-binary-closed-form-g2/g3/g4"},
 ))
 
 CLAIMS.append(Limit(
@@ -580,6 +583,7 @@ CLAIMS.append(Limit(
     var=Gs, point=sp.oo, direction="-",
     value=1 - (1 - p) / (beta * sp.sqrt(p * (1 - p))),
     domain={p: _LIM_P, beta: POS},
+    harmless_mutants={"expr:*": SAME_LIMIT},
     uses=("pg-binary-limit-high-reward", "stationary-eq13-large-groups",
           "pg-on-policy-mean-zero-binary-any-g"),
     note="Deterministic rewards r(a) > r(b), pi(a) = p, pi_old = pi: the bracket of (11) is "

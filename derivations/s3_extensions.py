@@ -621,6 +621,10 @@ CLAIMS.append(Limit(
 ))
 
 _WHERE_SMALL = (_HMIN > 0,)
+# why mistakes survive a sign claimed on a box with a wide margin (--mutate)
+_MARGIN = ("a sign on a box with a wide margin (see the note): a mistake in the formula that does not flip the "
+           "sign anywhere on the box passes this claim; mistakes in the formula of min h are caught by "
+           "b2-large-g-h-min-closed-form, which states it")
 CLAIMS.append(Inequality(
     id="b2-large-g-h-positive-when-min-positive",
     title="B.2, large groups: when the minimum of h is positive (beta below the threshold), h > 0 on (0, 1)",
@@ -637,6 +641,7 @@ CLAIMS.append(Inequality(
     domain={beta: sp.Interval.Lopen(0, 1), refa: sp.Interval.Ropen(sp.Rational(1, 2), 1)},
     uses=("b2-large-g-h-min-decreasing-in-beta",),
     note="h(x*) >= 2 sqrt(2) - 2 asinh(1) ~ 1.07 > 0 on this box (decreasing in beta, increasing in ref).",
+    harmless_mutants={"lhs:*": _MARGIN},
 ))
 CLAIMS.append(Inequality(
     id="direct-kl-large-g-large-beta-instance",
@@ -647,6 +652,7 @@ CLAIMS.append(Inequality(
     uses=("b2-large-g-h-min-decreasing-in-beta",),
     note="h(x*) <= sqrt(5) - 2 asinh(2) ~ -0.65 < 0 on this box; then h has exactly two zeros "
          "x_1 < x* < x_2 (monotone pieces, limits +oo at both ends).",
+    harmless_mutants={"lhs:*": _MARGIN, "rhs:*": _MARGIN},
 ))
 
 # fixed-point reading: best response to a frozen pi_old(a) = p, and its relation to h
@@ -747,6 +753,10 @@ _TWO_NOTE = ("Parametrised by the two zeros z_1 < z_2 of h: beta = (1/s_2 - 1/s_
              "> 0 and logit(ref) = logit(z_1) - 1/(beta s_1), s_i = sqrt(z_i (1 - z_i)); the constraint "
              "s_1 > s_2 (z_2 farther from 1/2) is exactly what makes beta positive, and every (beta, ref) "
              "with two zeros arises this way, so the claim covers the whole large-beta regime.")
+# beta and pi_ref above are symmetric in the two zeros (--mutate)
+_SWAP_ZEROS = {"objective:swap-z_1-z_2": "beta and pi_ref are symmetric functions of the two zeros (both satisfy "
+                                         "h = 0, which gives the same beta and logit(pi_ref) from either), so "
+                                         "swapping z_1 and z_2 in the objective changes nothing"}
 for _lbl, _z in (("lower", z1), ("upper", z2)):
     CLAIMS.append(Maximiser(
         id=f"direct-kl-large-g-two-stationary-{_lbl}",
@@ -761,6 +771,7 @@ for _lbl, _z in (("lower", z1), ("upper", z2)):
               "direct-kl-large-g-large-beta-instance"),
         note=_TWO_NOTE + "  Both zeros are stationary policies in the paper's sense (each is the maximiser "
              "of its own objective), and by the monotone pieces of h there are no others.",
+        harmless_mutants=_SWAP_ZEROS,
     ))
 _PHI2 = sp.asin(2 * xx - 1) - _BETA2 * kl_bern(xx, _REF2)
 CLAIMS.append(Maximiser(
@@ -772,6 +783,7 @@ CLAIMS.append(Maximiser(
     domain=LOCAL_DOMAIN, where=LOCAL_WHERE,
     uses=("b2-large-g-potential-derivative", "b2-large-g-h-decreasing-below-xstar"),
     note=_TWO_NOTE + "  Phi' = beta h changes sign from + to - at z_1.",
+    harmless_mutants=_SWAP_ZEROS,
 ))
 CLAIMS.append(Maximiser(
     id="direct-kl-large-g-potential-upper-local-min",
@@ -782,6 +794,7 @@ CLAIMS.append(Maximiser(
     domain=LOCAL_DOMAIN, where=LOCAL_WHERE,
     uses=("b2-large-g-potential-derivative", "b2-large-g-h-increasing-above-xstar"),
     note=_TWO_NOTE + "  Phi' = beta h changes sign from - to + at z_2.",
+    harmless_mutants=_SWAP_ZEROS,
 ))
 CLAIMS.append(Monotonic(
     id="direct-kl-large-g-potential-increasing-to-one",

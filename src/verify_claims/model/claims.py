@@ -150,6 +150,12 @@ class Claim:
                 raise DeclarationError(
                     f"claim {self.id!r}: certify_with applies to inequality, monotonic and root "
                     f"claims, not to a {self.kind} claim")
+        if not isinstance(self.harmless_mutants, dict) or not all(
+                isinstance(k, str) and k and isinstance(v, str) and v.strip()
+                for k, v in self.harmless_mutants.items()):
+            raise DeclarationError(
+                f"claim {self.id!r}: harmless_mutants must map mutant labels (or patterns such as "
+                "'lhs:const-*') to a non-empty reason, e.g. {'rhs:drop-term-*': 'the term vanishes on the domain'}")
         try:
             exprs = self.expressions()
         except (sp.SympifyError, TypeError, AttributeError) as exc:
