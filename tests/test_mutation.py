@@ -202,3 +202,24 @@ def test_simple_points_test_a_convention_at_a_tie_that_random_points_never_hit()
     row = classify(claim, m, SETTINGS)
     assert row["verdict"] == "killed", row
     assert float(row["counterexample"]["point"]["d"]) == 0.0
+
+
+def test_a_term_the_derivative_does_not_see_is_equivalent_for_a_monotonicity_but_a_jump_is_not():
+    """Monotonic in t depends on expr only through d/dt: adding a term free of t says the
+    same thing.  A Piecewise step is not smooth: its derivative would hide the jump."""
+    t, b = sp.symbols("t b")
+    claim = Monotonic(id="mono", title="increasing", ref="1", expr=t ** 3 + b, var=t,
+                      domain={t: sp.Interval(0, 1), b: sp.Interval(1, 2)})
+    shifted = t ** 3 + 2 * b
+    m = Mutant("expr:const-double@1", "expr: b doubled", claim.__class__(**{**_fields(claim), "expr": shifted}),
+               claim.expr, shifted)
+    assert classify(claim, m, SETTINGS)["verdict"] == "equivalent"
+
+    step = sp.Piecewise((t, t < sp.Rational(1, 2)), (t + 1, True))
+    jumpy = Monotonic(id="jumpy", title="increasing with a jump up", ref="1", expr=step, var=t,
+                      domain={t: sp.Interval(0, 1)})
+    down = sp.Piecewise((t, t < sp.Rational(1, 2)), (t - 1, True))  # same derivative, a jump down
+    m = Mutant("expr:const-negate", "expr: the jump reversed", jumpy.__class__(**{**_fields(jumpy), "expr": down}),
+               jumpy.expr, down)
+    assert kind_of(jumpy).equivalence_forms(jumpy, "expr", step) == [step]  # compared as it is, not by d/dt
+    assert classify(jumpy, m, SETTINGS)["verdict"] == "killed"

@@ -52,6 +52,13 @@ class Kind:
     def steps(self, claim, proof, numeric):
         return None
 
+    def equivalence_forms(self, claim, field: str, expr) -> list:
+        """What a mutated field must keep for the mutant to state the same as the claim:
+        by default the formula itself.  A kind whose statement depends only on a derivative
+        (a monotonicity, a maximiser's or stationary point's objective) says so, so that a
+        mistake in a term the derivative does not see counts as equivalent."""
+        return [expr]
+
     def mutants(self, claim) -> list:
         """Plausible mistakes in this claim's formulas (mutation.Mutant); kinds add their own
         (a reversed relation, the other root, a nearby maximiser)."""
@@ -63,3 +70,15 @@ class Kind:
             if expr is not None:
                 out += field_mutants(claim, name, expr, groups)
         return out
+
+
+def objective_gradient(claim, field, expr) -> list:
+    """Equivalence forms of a maximiser's or a stationary point's objective: its gradient in
+    the variables (an objective plus a function of the parameters alone has the same
+    maximisers and stationary points), when the objective is smooth."""
+    import sympy as sp
+
+    from ..backends.functions import nonsmooth
+    if field == "objective" and not nonsmooth(expr):
+        return [sp.diff(expr, v) for v in claim.wrt]
+    return [expr]

@@ -24,7 +24,7 @@ from ..backends.symbolic import CERTIFIED, ProofOutcome, assume, is_linear, prov
 from ..engine.goals import Certificate, Goal, methods_for, none_check, open_interval, solve_goal, undecided
 from ..model.claims import substitute
 from ..model.domain import Domain
-from .base import Kind, derived
+from .base import Kind, derived, objective_gradient
 
 
 class MaximiserKind(Kind):
@@ -35,6 +35,9 @@ class MaximiserKind(Kind):
         """Besides formula mistakes: the claimed maximiser moved to a nearby point."""
         from ..mutation import at_mutants, nearby_point_mutants
         return super().mutants(claim) + at_mutants(claim) + nearby_point_mutants(claim)
+
+    def equivalence_forms(self, claim, field, expr):
+        return objective_gradient(claim, field, expr)
 
     cost = 0
     inequality_like = True

@@ -37,6 +37,13 @@ class MonotonicKind(Kind):
             Mutant("direction:reversed", f"the direction reversed ({claim.direction} -> {other})",
                    replace(claim, direction=other))]
 
+    def equivalence_forms(self, claim, field, expr):
+        """Monotonicity in var depends on the expression only through its derivative in var,
+        when the expression is smooth (a jump of a Piecewise would be lost)."""
+        if field == "expr" and not nonsmooth(expr):
+            return [sp.diff(expr, claim.var)]
+        return [expr]
+
     cost = 3
     inequality_like = True
 

@@ -10,7 +10,7 @@ from ..backends.numeric import (SCREEN_EQUAL, Evaluator, NumericOutcome, Undefin
                                 sample_points, tol, undefined_cx)
 from ..backends.symbolic import PROVED, ProofOutcome, assume, short, zero_by
 from ..model.claims import substitute
-from .base import Kind, derived
+from .base import Kind, derived, objective_gradient
 
 
 class StationaryKind(Kind):
@@ -20,6 +20,9 @@ class StationaryKind(Kind):
     def mutants(self, claim):
         from ..mutation import at_mutants
         return super().mutants(claim) + at_mutants(claim)
+
+    def equivalence_forms(self, claim, field, expr):
+        return objective_gradient(claim, field, expr)
 
     cost = 2
 

@@ -58,22 +58,35 @@ def _compare(claim, m, settings) -> str:
     from ..backends.numeric import Evaluator, check_equal, sample_points
     from ..engine.context import claim_rng
     try:
-        a, b = sp.sympify(m.original), sp.sympify(m.mutated)
+        pairs = _forms(claim, m)
+        exprs = {f"{side}{i}": e for i, (a, b) in enumerate(pairs) for side, e in (("original", a), ("mutant", b))}
         dom = tuple(claim.domain.symbols())
-        extra = tuple(sorted((a.free_symbols | b.free_symbols) - set(dom), key=sp.default_sort_key))
-        ev = Evaluator(dom + extra, {"original": a, "mutant": b}, settings.precision, screen=True,
-                       domain=claim.domain)
+        free = set().union(*(sp.sympify(e).free_symbols for e in exprs.values()))
+        extra = tuple(sorted(free - set(dom), key=sp.default_sort_key))
+        ev = Evaluator(dom + extra, exprs, settings.precision, screen=True, domain=claim.domain)
         rng = claim_rng(settings, f"{claim.id}:equivalence")
         pts = sample_points(claim.domain, settings, rng, n=EQUIVALENCE_POINTS)
         for pt in pts:
             for s in extra:
                 pt[s] = mpmath.mpf(rng.uniform(0.1, 0.9))
-        out = check_equal(ev, "original", "mutant", pts)
+        outs = [check_equal(ev, f"original{i}", f"mutant{i}", pts) for i in range(len(pairs))]
     except Exception:  # noqa: BLE001 - the numbers cannot tell
         return ""
-    if out.verdict == "counterexample":
-        return "differs" if (out.counterexample or {}).get("type") == "values differ" else ""
-    return "agrees" if out.verdict == "consistent" and not out.evidence.get("unresolved_points") else ""
+    if any(o.verdict == "counterexample" and (o.counterexample or {}).get("type") == "values differ" for o in outs):
+        return "differs"
+    if all(o.verdict == "consistent" and not o.evidence.get("unresolved_points") for o in outs):
+        return "agrees"
+    return ""
+
+
+def _forms(claim, m) -> list:
+    """(original, mutated) pairs of what the claim's kind says the statement depends on
+    (``Kind.equivalence_forms``): the formulas, or their derivatives."""
+    from ..kinds import kind_of
+    field = m.label.split(":", 1)[0]
+    kind = kind_of(claim)
+    a, b = kind.equivalence_forms(claim, field, m.original), kind.equivalence_forms(claim, field, m.mutated)
+    return list(zip(a, b)) if len(a) == len(b) else [(m.original, m.mutated)]
 
 
 def _equivalent(claim, m, numbers: str) -> bool:
@@ -90,9 +103,11 @@ def _equivalent(claim, m, numbers: str) -> bool:
             except Exception:  # noqa: BLE001 - a domain without usable assumptions
                 rep, facts = {}, NO_FACTS
             import sympy as sp
-            diff = (sp.sympify(m.mutated) - sp.sympify(m.original)).xreplace(rep)
-            how, _ = zero_by(diff, facts)
-            return bool(how)
+            for a, b in _forms(claim, m):
+                how, _ = zero_by((sp.sympify(b) - sp.sympify(a)).xreplace(rep), facts)
+                if not how:
+                    return False
+            return True
     except (TimeUp, Exception):  # noqa: BLE001 - not shown equal
         return False
 
