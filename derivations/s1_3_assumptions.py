@@ -28,10 +28,10 @@ CLAIMS.append(Limit(
 ))
 
 # why a mistake in the band's ends survives a claim about ratios inside the band (--mutate)
-_INSIDE_BAND = ("inside the band the clip returns its argument: moving an end of the band outward (or, in "
-                "min(x A, clip(x) A), max for min: both arguments are equal there) changes no value on this "
-                "claim's domain; the ends are checked by clip-description-equals-ppo-clip and "
-                "clip-is-nearest-end-of-band")
+_INSIDE_BAND = ("inside the band the clip returns its argument: a mistake in what it returns outside the band, "
+                "an end of the band moved outward, or max for min in min(x A, clip(x) A) (both arguments are "
+                "equal there) changes no value on this claim's domain; the clip outside the band is checked by "
+                "clip-description-equals-ppo-clip and clip-is-nearest-end-of-band")
 
 # |pi - old| <= eps * old is the same as 1 - eps <= x <= 1 + eps for x = pi / old
 CLAIMS.append(Identity(

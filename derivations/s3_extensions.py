@@ -938,6 +938,11 @@ for G in (2, 3):
         frozen={o1: _g["a"], o2: _g["b"], o3: _g["c"]}, scope="global",
         domain={**X_DOMAIN, **_rdom, beta: POS}, where=X_WHERE,
         uses=(f"shift-only-reward-pref-g{G}", "direct-kl-exp-form-maximiser-g2"),
+        harmless_mutants={"objective:swap-*": "the reference policy is made from the Gibbs point x and the rewards "
+                                              "(see the note), so x is the maximiser whatever the rewards are: "
+                                              "two reward parameters swapped throughout the objective change the "
+                                              "problem and its reference together, and x stays its maximiser (a "
+                                              "different but true statement)"},
         note=_rnote + "  The reference policy is parametrised by the Gibbs point x it produces "
              "(ref = x e^{-(1-1/G) r/beta}/N, a bijection of open simplices) so that the point, computed "
              "by the Gibbs formula, stays within working precision for extreme rewards.  The exponent (1 - 1/G)(r(o) - E_pi r)/beta of the exp form loses its "

@@ -85,13 +85,14 @@ def test_kind_mistakes_are_generated_and_killed():
     mono = Monotonic(id="exp-up", title="exp increasing", ref="1", expr=sp.exp(x), var=x,
                      domain={x: sp.Interval(0, 1)})
     root = Root(id="golden", title="x^2 = x + 1", ref="1", equation=x ** 2 - x - 1, var=x,
-                value=(1 + sp.sqrt(5)) / 2, domain={x: sp.Interval(1, 2)})
+                value=(1 + sp.sqrt(5)) / 2, interval=sp.Interval(1, 2), domain={})
     peak = Maximiser(id="peak", title="-(x - y)^2 peaks at y", ref="1", objective=-(x - y) ** 2, wrt=(x,),
                      at={x: y}, over={x: sp.Interval(0, 1)}, domain={y: sp.Interval.open(0, 1)})
     for claim, label in ((mono, "direction:reversed"), (root, "value:other-root"), (peak, "at[x]:nearby-up-10pc")):
         rows = {r["label"]: r for r in _record(claim)["mutants"]}
         assert label in rows, sorted(rows)
         assert rows[label]["verdict"] == "killed", rows[label]
+        assert rows[label]["counterexample"]["type"] != "error", rows[label]
 
 
 def test_mutants_are_deterministic_under_the_seed_and_few_per_claim():
@@ -223,3 +224,22 @@ def test_a_term_the_derivative_does_not_see_is_equivalent_for_a_monotonicity_but
                jumpy.expr, down)
     assert kind_of(jumpy).equivalence_forms(jumpy, "expr", step) == [step]  # compared as it is, not by d/dt
     assert classify(jumpy, m, SETTINGS)["verdict"] == "killed"
+
+
+def test_a_negated_equation_states_the_same_roots_but_a_negated_maximiser_objective_does_not():
+    root = Root(id="golden", title="x^2 = x + 1", ref="1", equation=x ** 2 - x - 1, var=x,
+                value=(1 + sp.sqrt(5)) / 2, interval=sp.Interval(1, 2), domain={})
+    rows = {r["label"]: r for r in _record(root)["mutants"]}
+    assert rows["equation:negate@root"]["verdict"] == "equivalent"
+    peak = Maximiser(id="peak", title="-(x - y)^2 peaks at y", ref="1", objective=-(x - y) ** 2, wrt=(x,),
+                     at={x: y}, over={x: sp.Interval(0, 1)}, domain={y: sp.Interval.open(0, 1)})
+    rows = {r["label"]: r for r in _record(peak)["mutants"]}
+    assert rows["objective:negate@root"]["verdict"] == "killed"
+
+
+def test_a_claim_that_does_not_pass_its_own_screen_is_not_mutated():
+    """Otherwise every mutant would be 'killed' by the claim's own error."""
+    broken = Root(id="broken", title="x in its own domain", ref="1", equation=x ** 2 - x - 1, var=x,
+                  value=(1 + sp.sqrt(5)) / 2, domain={x: sp.Interval(1, 2)})  # var declared as a parameter
+    res = mutate_claim(broken, SETTINGS)
+    assert "mutation" not in res.evidence and "does not pass its own screen" in res.message

@@ -52,6 +52,10 @@ class Kind:
     def steps(self, claim, proof, numeric):
         return None
 
+    # fields whose sign the statement does not see: negating one states the same thing
+    # (an equation's roots, an objective's stationary points; not a maximiser's objective)
+    sign_free: tuple = ()
+
     def equivalence_forms(self, claim, field: str, expr) -> list:
         """What a mutated field must keep for the mutant to state the same as the claim:
         by default the formula itself.  A kind whose statement depends only on a derivative

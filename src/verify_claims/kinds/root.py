@@ -32,6 +32,7 @@ from .base import Kind, derived
 class RootKind(Kind):
     name = "root"
     mutable_fields = ("equation", "value")
+    sign_free = ("equation",)
 
     def mutants(self, claim):
         """Besides formula mistakes: the other root of a quadratic (every square root in the

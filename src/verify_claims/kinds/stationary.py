@@ -16,6 +16,7 @@ from .base import Kind, derived, objective_gradient
 class StationaryKind(Kind):
     name = "stationarity"
     mutable_fields = ("objective",)
+    sign_free = ("objective",)
 
     def mutants(self, claim):
         from ..mutation import at_mutants

@@ -92,8 +92,12 @@ def _forms(claim, m) -> list:
 def _equivalent(claim, m, numbers: str) -> bool:
     """sympy shows the mutated formula equal to the original on the claim's domain
     (not tried when the numbers already showed them different)."""
-    if m.original is None or m.mutated is None or numbers == "differs":
+    if m.original is None or m.mutated is None:
         return False  # a reversed relation or direction is never the same statement
+    if _sign_free(claim, m):
+        return True
+    if numbers == "differs":
+        return False
     from ..backends.symbolic import NO_FACTS, assume, zero_by
     from ..backends.timebox import TimeUp, time_limit
     try:
@@ -109,6 +113,21 @@ def _equivalent(claim, m, numbers: str) -> bool:
                     return False
             return True
     except (TimeUp, Exception):  # noqa: BLE001 - not shown equal
+        return False
+
+
+def _sign_free(claim, m) -> bool:
+    """The mutant negates a formula whose sign the statement does not see (an equation's
+    roots, an objective's stationary points: ``Kind.sign_free``)."""
+    import sympy as sp
+
+    from ..kinds import kind_of
+    field = m.label.split(":", 1)[0]
+    if field not in kind_of(claim).sign_free:
+        return False
+    try:
+        return sp.expand(sp.sympify(m.mutated) + sp.sympify(m.original)) == 0
+    except Exception:  # noqa: BLE001
         return False
 
 
@@ -135,10 +154,33 @@ def mutate_claim(claim, settings, certificate=None) -> Result:
     from ..mutation import claim_mutants
 
     t0 = time.process_time()
+    own = _own_screen(claim, settings)
+    if own:
+        # a mutant of a claim that fails by itself would be "killed" by that failure
+        return Result.for_claim(claim, Status.ERROR, method="mutation", seconds=round(time.process_time() - t0, 4),
+                                message=f"the claim does not pass its own screen ({own}): not mutated")
     sound = certificate is None or certificate.get("status") in (Status.PROVED, Status.CERTIFIED)
     rows = [classify(claim, m, settings, try_sound=sound) for m in claim_mutants(claim, settings.seed)]
     return Result.for_claim(claim, Status.CHECKED, method="mutation", evidence={"mutation": _record(rows)},
                             seconds=round(time.process_time() - t0, 4))
+
+
+def _own_screen(claim, settings) -> str:
+    """Why the claim itself does not pass the screen its mutants go through ("" when it does)."""
+    import random
+
+    from ..backends.timebox import TimeUp, time_limit
+    from ..engine.context import claim_rng
+    from ..kinds import kind_of
+    random.seed(f"sympy:{settings.seed}:{claim.id}")
+    try:
+        with time_limit(MUTANT_SECONDS):
+            screen = kind_of(claim).spot_check(claim, settings, claim_rng(settings, claim.id), screen=True)
+    except TimeUp:
+        return ""  # slow, not wrong: its mutants' screens will say so one by one
+    except Exception as exc:  # noqa: BLE001
+        return f"{type(exc).__name__}: {exc}"[:200]
+    return "a counterexample" if screen.verdict == "counterexample" else ""
 
 
 def classify(claim, m, settings, try_sound: bool = True) -> dict:
