@@ -565,6 +565,9 @@ CLAIMS.append(Inequality(
     lhs=P15, op=">", rhs=P14,
     domain={beta: POS, gamma: GAMMA_SET, ref: OPEN_UNIT},
     uses=("binary-g2-increasing-in-gamma",),
+    harmless_mutants={"*": "an order between the closed forms (15) and (14), with room to spare away from "
+                           "pi_ref = 1: a changed constant that keeps (15) above (14) passes; (14) and (15) "
+                           "themselves are pinned by binary-g2-closed-form and binary-large-g-closed-form"},
     note="Pointwise for every beta > 0, pi_ref(a | q) in (0, 1) and every confidence margin "
          "gamma in (0, 1] (deterministic rewards give gamma = 1, the closest case; stochastic "
          "rewards only lower (14)).  At pi_ref = 1 both are 1.",

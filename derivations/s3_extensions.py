@@ -632,6 +632,10 @@ CLAIMS.append(Inequality(
     lhs=_H, op=">", rhs=0,
     domain={xx: OPEN_UNIT, **H_DOMAIN}, where=_WHERE_SMALL,
     uses=("b2-large-g-xstar-minimises-h", "b2-large-g-h-min-closed-form"),
+    harmless_mutants={"*": "conditional on min h > 0 (the where relation, which these mutants leave as it is), where "
+                           "h is positive with room to spare: a mistake in h that keeps it positive there passes; "
+                           "the formula of h is pinned by b2-large-g-potential-derivative (Phi' = beta h) and "
+                           "b2-large-g-h-min-closed-form"},
 ))
 CLAIMS.append(Inequality(
     id="direct-kl-large-g-small-beta-instance",
@@ -688,6 +692,9 @@ CLAIMS.append(Inequality(
     lhs=_F, op=">", rhs=pold,
     domain={pold: OPEN_UNIT, **H_DOMAIN}, where=_WHERE_SMALL,
     uses=("b2-large-g-best-response-logit-gap", "b2-large-g-h-positive-when-min-positive"),
+    harmless_mutants={"*": "conditional on min h > 0 (the where relation, which these mutants leave as it is), where "
+                           "F(p) exceeds p with room to spare: a mistake in F that keeps F(p) > p there passes; F "
+                           "is pinned by b2-large-g-best-response (the maximiser it is)"},
     note="F(p) > p on (0, 1) and F(p) -> 1 as p -> 1: iterating the best response increases pi(a) to 1; "
          "the only stationary value is the boundary pi(a) = 1 (where the reward coefficient "
          "1/sqrt(p(1-p)) is infinite, so only as a limit).",
