@@ -254,6 +254,8 @@ CLAIMS.append(Monotonic(
     expr=P14, var=beta, direction="decreasing",
     domain=G2_DOMAIN,
     note="Strict for pi_ref(a | q) in (0, 1); at pi_ref = 1 the policy is 1 for every beta.",
+    harmless_mutants={"*": "a claim about the direction of (14) in beta: a mistake in the formula that keeps it "
+                           "decreasing passes; (14) itself is pinned by binary-g2-closed-form"},
 ))
 
 CLAIMS.append(Limit(

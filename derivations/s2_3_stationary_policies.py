@@ -662,6 +662,11 @@ CLAIMS.append(Maximiser(
     frozen={oa: pa, ob: pb}, scope="local",
     domain=_BIG_BETA, where=STAR_WHERE,
     uses=("kkt-eq11-stationary-g2",),
+    harmless_mutants={"objective:swap-*": "pi_ref is made from the point through (11) (REF2), and the local-maximum "
+                                          "argument of the note holds for any reward laws when beta >= 2: two "
+                                          "reward parameters swapped throughout the objective change the problem "
+                                          "and its reference together, and the point stays a strict local "
+                                          "maximiser (a different but true statement)"},
     note="J(. | pi_old = pi*) over the simplex.  With old = pi, the Hessian of J is diagonal with "
          "entries -beta (2 pi_ref(o) - pi(o))/pi(o)^2, and 2 pi_ref(o)/pi(o) = 2 - 2 P_2(o)/beta >= 1 "
          "when beta >= 2 (|P_2| <= 1, E P_2 = 0), so (11) gives a strict local maximum.  For smaller "

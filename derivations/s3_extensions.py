@@ -511,6 +511,10 @@ CLAIMS.append(Identity(
 ))
 
 _H = h_fn(xx, beta, refa)
+# why a mistake survives a claim about a direction (--mutate): the formula is pinned elsewhere
+_DIRECTION_OF_H = ("a claim about the direction of h along a path that ends at x*: a mistake in h or in the path "
+                   "that keeps the direction passes it; h is pinned by b2-large-g-potential-derivative "
+                   "(Phi' = beta h) and x* by b2-large-g-xstar-critical-point and b2-large-g-xstar-minimises-h")
 _XS = x_star(beta)
 _HP = sp.diff(_H, xx)
 H_DOMAIN = {beta: POS, refa: OPEN_UNIT}
@@ -531,6 +535,7 @@ CLAIMS.append(Monotonic(
     expr=_H.subs(xx, tt * _XS), var=tt, direction="decreasing",
     domain={tt: sp.Interval.Lopen(0, 1), **H_DOMAIN},
     uses=("b2-large-g-xstar-critical-point",),
+    harmless_mutants={"*": _DIRECTION_OF_H},
     note="x = t x*, t in (0, 1], covers (0, x*] increasingly (the engine's monotonicity variable needs "
          "fixed interval ends).",
 ))
@@ -541,6 +546,7 @@ CLAIMS.append(Monotonic(
     expr=_H.subs(xx, _XS + tt * (1 - _XS)), var=tt, direction="increasing",
     domain={tt: sp.Interval.Ropen(0, 1), **H_DOMAIN},
     uses=("b2-large-g-xstar-critical-point",),
+    harmless_mutants={"*": _DIRECTION_OF_H},
     note="x = x* + t (1 - x*), t in [0, 1), covers [x*, 1) increasingly.",
 ))
 CLAIMS.append(Maximiser(
@@ -723,6 +729,8 @@ CLAIMS.append(Maximiser(
     domain=H_DOMAIN, where=_WHERE_SMALL,
     uses=("b2-large-g-potential-derivative", "b2-large-g-h-positive-when-min-positive",
           "b2-large-g-h-min-limit-small-beta"),
+    harmless_mutants={"*": "a claim about where the maximum of Phi is: a mistake in Phi that keeps it increasing "
+                           "(its maximum at 1) passes; Phi' = beta h is pinned by b2-large-g-potential-derivative"},
     note="'Sufficiently small' is encoded exactly as h(x*) > 0, i.e. beta < beta_c(ref) "
          "(b2-large-g-h-min-decreasing-in-beta, b2-large-g-h-min-limit-small-beta).  Phi is then "
          "increasing, so its maximum over [0, 1] is at 1.",
@@ -815,6 +823,10 @@ CLAIMS.append(Monotonic(
     var=tt, direction="increasing",
     domain={tt: UNIT, **TWO_DOMAIN}, where=TWO_WHERE,
     uses=("b2-large-g-potential-derivative", "b2-large-g-h-limit-at-one"),
+    harmless_mutants={"*": "a claim about the direction of Phi on [z_2, 1]: a mistake in Phi, or in beta and pi_ref "
+                           "as functions of the zeros, that keeps Phi increasing there passes; Phi' = beta h is "
+                           "pinned by b2-large-g-potential-derivative, and z_2 as the upper zero of h by "
+                           "direct-kl-large-g-potential-upper-local-min"},
     note=_TWO_NOTE + "  x = z_2 + t (1 - z_2), t in [0, 1], Phi continued to x = 1 (0 log 0 = 0).  In the "
          "potential reading the two maximisers are z_1 and 1 (which one is global depends on beta, "
          "ref; the paper does not say).",

@@ -243,3 +243,17 @@ def test_a_claim_that_does_not_pass_its_own_screen_is_not_mutated():
                   value=(1 + sp.sqrt(5)) / 2, domain={x: sp.Interval(1, 2)})  # var declared as a parameter
     res = mutate_claim(broken, SETTINGS)
     assert "mutation" not in res.evidence and "does not pass its own screen" in res.message
+
+
+def test_a_mutant_the_numbers_cannot_decide_is_killed_as_undecided():
+    """Found by the mutation run: x* = 1/2 + sqrt(1 - 1/(1 + b^2))/2 with the 1 dropped is complex;
+    no point is decided, and the gate would report the claim undecided (exit 1)."""
+    b = sp.Symbol("beta")
+    peak = Maximiser(id="peak", title="-(x - 1/2)^2 peaks at 1/2", ref="1", objective=-(x - sp.Rational(1, 2)) ** 2,
+                     wrt=(x,), at={x: sp.Rational(1, 2) + 0 * b}, over={x: sp.Interval.open(0, 1)},
+                     domain={b: sp.Interval.open(0, sp.oo)})
+    gone = sp.sqrt(-1 / (b ** 2 + 1)) / 2 + sp.Rational(1, 2)
+    m = Mutant("at[x]:complex", "at[x]: a complex point", peak.__class__(**{**_fields(peak), "at": {x: gone}}),
+               peak.at[x], gone)
+    row = classify(peak, m, SETTINGS)
+    assert row["verdict"] == "killed" and row["counterexample"]["type"] == "undecided", row

@@ -5,7 +5,9 @@ editing mistakes, ``verify_claims.mutation``) go through the falsify-first scree
 the same seeded points in floats, mpmath for every doubtful one, a small CPU budget per
 mutant, no proof search -- in the same worker processes and CPU-time limits as claims:
 
-- **killed**: the screen found a confirmed counterexample (the gate would fail);
+- **killed**: the screen found a confirmed counterexample, or decided none of the mutant's
+  points and no sound method establishes it (the gate would report it undecided): either way
+  the gate would fail;
 - **equivalent**: not killed, and sympy shows the mutated formula equal to the original on
   the claim's domain (no mistake at all: excluded from the score);
 - **still true**: not killed, and the mutated claim is itself proved or certified by the
@@ -212,12 +214,19 @@ def classify(claim, m, settings, try_sound: bool = True) -> dict:
     how, numbers = "", ""
     if verdict == "survived":
         numbers = _compare(claim, m, settings) if m.mutated is not None else ""
+        # numbers that decide no point leave the gate at *undecided* unless a sound method
+        # establishes the mutant: a failure the gate reports (e.g. a claimed point gone complex)
+        undecided = screen is not None and screen.verdict == "inconclusive"
         if _equivalent(claim, m, numbers):
             verdict = "equivalent"
         else:
-            how = _still_true(m, settings, screen) if screen is not None and try_sound else ""
+            how = _still_true(m, settings, screen) if screen is not None and (try_sound or undecided) else ""
             if how:
                 verdict = "still true"
+            elif undecided:
+                verdict, cx = "killed", {"type": "undecided", "cause": "the numbers decide the mutated claim at "
+                                         "no point and no sound method establishes it: the gate reports it "
+                                         "undecided"}
     row = {"label": m.label, "mistake": m.description, "formula": _formula(m), "verdict": verdict,
            "seconds": round(time.process_time() - t1, 4)}
     if how:
