@@ -257,3 +257,17 @@ def test_a_mutant_the_numbers_cannot_decide_is_killed_as_undecided():
                peak.at[x], gone)
     row = classify(peak, m, SETTINGS)
     assert row["verdict"] == "killed" and row["counterexample"]["type"] == "undecided", row
+
+
+def test_update_docs_writes_the_mutation_block(tmp_path):
+    d = _write(tmp_path, INSTANCE_MODULE)
+    from verify_claims.report.inventory import begin_marker, end_marker
+    (tmp_path / "README.md").write_text(f"# x\n\n{begin_marker('mutation')}\nSTALE-BLOCK\n{end_marker('mutation')}\n")
+    code, report, _ = _run(tmp_path, d, "--mutate", "--update-docs")
+    assert code == ExitCode.OK
+    text = (tmp_path / "README.md").read_text()
+    assert "STALE-BLOCK" not in text and "Mutation score **" in text and "`square-at-zero`" in text
+    assert "only x = 0 is claimed" in text
+    # a run without --mutate leaves the block as it is
+    code, _, _ = _run(tmp_path, d, "--update-docs")
+    assert (tmp_path / "README.md").read_text() == text

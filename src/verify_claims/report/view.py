@@ -235,7 +235,8 @@ def prepare(report: dict) -> dict:
 
 
 MUTANT_VERDICT_TEXT = {
-    "killed": "the gate refutes the mutated claim (a counterexample at the seeded points)",
+    "killed": "the gate refutes the mutated claim (a counterexample at the seeded points) or reports it "
+              "undecided",
     "equivalent": "sympy shows the mutated formula equal to the original on the domain: no mistake at all "
                   "(excluded from the score)",
     "still true": "the mutated claim is itself proved or certified: a different but true statement, which no "
@@ -252,7 +253,16 @@ def _mutation_view(m):
     def pct(x):
         return "n/a" if x is None else f"{100 * x:.1f}%"
 
+    by_claim: dict = {}
+    for row in m.get("survivors") or []:
+        by_claim.setdefault(row["id"], []).append(row)
+    grouped = []
+    for cid, rows in by_claim.items():
+        reasons = {r.get("harmless") for r in rows}
+        grouped.append({"id": cid, "rows": rows,
+                        "shared": reasons.pop() if len(reasons) == 1 and None not in reasons else ""})
     return {**m, "score_text": pct(m.get("score")), "strict_text": pct(m.get("strict_score")),
+            "survivors_by_claim": grouped,
             "modules_view": [{"name": k, **v, "score_text": pct(v.get("score"))}
                              for k, v in (m.get("modules") or {}).items()],
             "verdict_text": MUTANT_VERDICT_TEXT,
