@@ -271,3 +271,21 @@ def test_update_docs_writes_the_mutation_block(tmp_path):
     # a run without --mutate leaves the block as it is
     code, _, _ = _run(tmp_path, d, "--update-docs")
     assert (tmp_path / "README.md").read_text() == text
+
+
+def test_a_complex_residue_of_a_cancellation_is_marked_near_real():
+    """Simple points (ref = 1/4, 1/2) beside an extreme reward made 1 - pi_a - pi_b, a
+    probability of 1e-194, come out -2e-52 in the example's Gibbs maximiser: a complex
+    objective with an imaginary part 1e-52 of its real part.  That is rounding, not
+    undefinedness (more digits, or unresolved); sqrt(-1) is undefined."""
+    import mpmath
+    from verify_claims.backends.evaluate import Undefined, real_value
+    for value, near in ((mpmath.mpc(0.51, 6.9e-52), True), (mpmath.mpc(0.5, 0.3), False),
+                        (mpmath.mpc(0, 1), False)):
+        with mpmath.workdps(140):  # the precision of the retry where the example failed
+            try:
+                real_value(value, "f")
+            except Undefined as exc:
+                assert exc.near_real is near
+            else:
+                raise AssertionError(f"{value} taken as real")

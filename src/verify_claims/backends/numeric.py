@@ -97,7 +97,16 @@ class Evaluator:
         except Undefined:
             if dps >= 2 * self.high:
                 raise
-        return self._at(name, pt, max(2 * self.high, 2 * dps))
+        dps = max(2 * self.high, 2 * dps)
+        while True:
+            try:
+                return self._at(name, pt, dps)
+            except Undefined as exc:
+                # a complex value with a vanishing imaginary part is a cancellation more
+                # digits may resolve (up to 8x the high precision); anything else is believed
+                if not exc.near_real or dps >= 8 * self.high:
+                    raise
+                dps *= 2
 
     def _at(self, name, pt, dps):
         return self.progs[name].mp_at([pt[s] for s in self.symbols], dps)
