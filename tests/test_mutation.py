@@ -289,3 +289,21 @@ def test_a_complex_residue_of_a_cancellation_is_marked_near_real():
                 assert exc.near_real is near
             else:
                 raise AssertionError(f"{value} taken as real")
+
+
+def test_diff_shows_the_mutation_score_and_the_survivors_that_came_or_went(tmp_path):
+    from verify_claims.report.diff import compare, render_markdown, render_text
+    d = _write(tmp_path, INSTANCE_MODULE)
+    _, weak, _ = _run(tmp_path, d, "--mutate")
+    (d / "s1_instances.py").write_text(textwrap.dedent(INSTANCE_MODULE).replace("sp.FiniteSet(0)", "sp.Interval(-2, 2)"))
+    _, widened, _ = _run(tmp_path, d, "--mutate")
+    diff = compare(weak, widened)
+    assert not diff.survivors_new and {v.id for v in diff.survivors_gone} == {"square-at-zero"}
+    assert len(diff.survivors_gone) == weak["mutation"]["counts"]["survived"]
+    assert any(f.name == "mutation score" and f.new == "100.0%" for f in diff.settings)
+    text = render_text(diff)
+    assert "Mutants no longer surviving" in text and "SURVIVOR-" in text and "mutation score" in text
+    assert not diff.regressions  # the gate's sensitivity is reported, its threshold is --min-mutation-score
+    back = compare(widened, weak)
+    assert len(back.survivors_new) == len(diff.survivors_gone)
+    assert "New surviving mutants" in render_markdown(back)

@@ -487,6 +487,8 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
         _mutation_summary(report["mutation"], colour)
     if outcome.not_run:
         print(f"   stopped at the first claim not as expected (-x): {len(outcome.not_run)} claims not run")
+        if options.mutate:
+            print("   no mutation run: it measures a gate that passes, and this run stopped at a failure")
     complete = not selected and not outcome.not_run
     if args.update_docs:
         _update_docs(report, ddir, complete=complete)

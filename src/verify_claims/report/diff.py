@@ -166,6 +166,8 @@ class RunDiff:
     schema: Fact | None = None
     problems_added: list = field(default_factory=list)    # [Problem]
     problems_removed: list = field(default_factory=list)  # [Problem]
+    survivors_new: list = field(default_factory=list)     # [Survivor] mutants surviving now, not before (--mutate)
+    survivors_gone: list = field(default_factory=list)    # [Survivor] mutants that no longer survive
     fail_on_removed: bool = False
     old_name: str = "old"
     new_name: str = "new"
@@ -204,7 +206,8 @@ class RunDiff:
     def empty(self) -> bool:
         return not (self.added or self.removed or self.status_changes or self.not_as_expected
                     or self.as_expected or self.findings_new or self.findings_lost or self.settings
-                    or self.exit_code or self.schema or self.problems_added or self.problems_removed)
+                    or self.exit_code or self.schema or self.problems_added or self.problems_removed
+                    or self.survivors_new or self.survivors_gone)
 
     def counts(self) -> list:
         """[(group, "2 weaker")] for every non-empty group, in the order they are shown."""
@@ -222,6 +225,9 @@ class RunDiff:
                   ("findings_new", len(self.findings_new), "new finding", "new findings"),
                   ("findings_lost", len(self.findings_lost), "lost finding", "lost findings"),
                   ("problems_removed", len(self.problems_removed), "problem gone", "problems gone"),
+                  ("survivors_new", len(self.survivors_new), "new surviving mutant", "new surviving mutants"),
+                  ("survivors_gone", len(self.survivors_gone), "mutant no longer surviving",
+                   "mutants no longer surviving"),
                   ("settings", len(self.settings), "setting changed", "settings changed")]
         out = [(key, n_of(n, one, many)) for key, n, one, many in groups if n]
         if self.exit_code:
@@ -386,12 +392,40 @@ def compare(old: dict, new: dict, *, fail_on_removed: bool = False, old_name: st
     o_prob, n_prob = _problems(old), _problems(new)
     d.problems_added = [p for p in n_prob if p not in o_prob]
     d.problems_removed = [p for p in o_prob if p not in n_prob]
+    o_mut, n_mut = old.get("mutation"), new.get("mutation")
+    if isinstance(o_mut, dict) and isinstance(n_mut, dict):
+        # both runs measured the gate (--mutate): its score and which mistakes it lets through
+        if o_mut.get("score") != n_mut.get("score"):
+            d.settings.append(Fact("mutation score", _pct(o_mut.get("score")), _pct(n_mut.get("score"))))
+        o_sur, n_sur = _survivors(o_mut), _survivors(n_mut)
+        d.survivors_new = [v for k, v in n_sur.items() if k not in o_sur]
+        d.survivors_gone = [v for k, v in o_sur.items() if k not in n_sur]
     return d
+
+
+@dataclass(frozen=True)
+class Survivor:
+    id: str
+    label: str
+    mistake: str
+
+
+def _survivors(m: dict) -> dict:
+    out = {}
+    for row in m.get("survivors") or []:
+        if isinstance(row, dict):
+            sv = Survivor(_s(row.get("id")), _s(row.get("label")), _s(row.get("mistake")))
+            out[(sv.id, sv.label)] = sv
+    return out
+
+
+def _pct(score) -> str:
+    return f"{100 * score:.1f}%" if isinstance(score, (int, float)) else "-"
 
 
 # ------------------------------------------------------------------------------ rendering
 _COLOURS = {"WEAKER": "31", "UNEXPECTED": "31", "PROBLEM+": "31", "STRONGER": "32", "EXPECTED": "32",
-            "PROBLEM-": "32", "CHANGED": "33", "REMOVED": "33", "LOST FINDING": "33", "ADDED": "36",
+            "PROBLEM-": "32", "SURVIVOR+": "33", "SURVIVOR-": "32", "CHANGED": "33", "REMOVED": "33", "LOST FINDING": "33", "ADDED": "36",
             "NEW FINDING": "35"}
 
 
@@ -433,6 +467,10 @@ def _rows(diff: RunDiff) -> list:
         ("New findings", [("NEW FINDING", f.id, _finding_detail(f), f.source) for f in diff.findings_new]),
         ("Lost findings", [("LOST FINDING", f.id, _finding_detail(f), f.source) for f in diff.findings_lost]),
         ("Problems gone", [("PROBLEM-", p.file, problem(p), "") for p in diff.problems_removed]),
+        ("New surviving mutants (the gate lets these mistakes through)",
+         [("SURVIVOR+", v.id, f"{v.label}: {v.mistake}", "") for v in diff.survivors_new]),
+        ("Mutants no longer surviving", [("SURVIVOR-", v.id, f"{v.label}: {v.mistake}", "")
+                                         for v in diff.survivors_gone]),
         ("Run", [("SETTING", f.name, fact(f), "") for f in diff.settings]
          + [("RUN", f.name, fact(f), "") for f in (diff.exit_code, diff.schema) if f]),
     ]
@@ -545,6 +583,9 @@ def render_markdown(diff: RunDiff, *, max_rows: int = 100) -> str:
     claims("New findings", [(f.id, f.title, _finding_detail(f), f.source) for f in diff.findings_new], find_h)
     claims("Lost findings", [(f.id, f.title, _finding_detail(f), f.source) for f in diff.findings_lost], find_h)
     claims("Problems gone", [(p.file, p.claim, p.cause) for p in diff.problems_removed], ("File", "Claim", "Cause"))
+    mut_h = ("Claim", "Mutant", "Mistake")
+    claims("New surviving mutants", [(v.id, v.label, v.mistake) for v in diff.survivors_new], mut_h)
+    claims("Mutants no longer surviving", [(v.id, v.label, v.mistake) for v in diff.survivors_gone], mut_h)
     facts = diff.settings + [f for f in (diff.exit_code, diff.schema) if f]
     claims("Run", [(f.name, _s(f.old) or "-", _s(f.new) or "-") for f in facts], ("Fact", "Was", "Now"))
     return "\n".join(lines) + "\n"
