@@ -169,6 +169,16 @@ def mutate_claim(claim, settings, certificate=None) -> Result:
 
 def _own_screen(claim, settings) -> str:
     """Why the claim itself does not pass the screen its mutants go through ("" when it does)."""
+    screen, failure = _screen(claim, claim, settings)
+    if failure == "timeout":
+        return ""  # slow, not wrong: its mutants' screens will say so one by one
+    return failure or ("a counterexample" if screen.verdict == "counterexample" else "")
+
+
+def _screen(claim, subject, settings):
+    """The falsify-first screen of `subject` (the claim or one of its mutants) at the
+    claim's own seeded points, within MUTANT_SECONDS of CPU: (outcome, "") or (None,
+    "timeout") or (None, why it raised)."""
     import random
 
     from ..backends.timebox import TimeUp, time_limit
@@ -177,12 +187,11 @@ def _own_screen(claim, settings) -> str:
     random.seed(f"sympy:{settings.seed}:{claim.id}")
     try:
         with time_limit(MUTANT_SECONDS):
-            screen = kind_of(claim).spot_check(claim, settings, claim_rng(settings, claim.id), screen=True)
+            return kind_of(subject).spot_check(subject, settings, claim_rng(settings, claim.id), screen=True), ""
     except TimeUp:
-        return ""  # slow, not wrong: its mutants' screens will say so one by one
-    except Exception as exc:  # noqa: BLE001
-        return f"{type(exc).__name__}: {exc}"[:200]
-    return "a counterexample" if screen.verdict == "counterexample" else ""
+        return None, "timeout"
+    except Exception as exc:  # noqa: BLE001 - reported by the caller
+        return None, f"{type(exc).__name__}: {exc}"[:200]
 
 
 def classify(claim, m, settings, try_sound: bool = True) -> dict:
@@ -191,26 +200,14 @@ def classify(claim, m, settings, try_sound: bool = True) -> dict:
     a surviving mutant is given to the prover and certifier (not when the claim itself was
     only checked: what no sound method established in the original will not be
     established in a mistake made to it, and the attempt is most of a mutation run's cost)."""
-    import random
-
-    from ..backends.timebox import TimeUp, time_limit
-    from ..engine.context import claim_rng
-    from ..kinds import kind_of
-
     t1 = time.process_time()
-    random.seed(f"sympy:{settings.seed}:{claim.id}")
-    verdict, cx, screen = "survived", None, None
-    timed_out = False
-    try:
-        with time_limit(MUTANT_SECONDS):
-            # the claim's own seeded points: a mutant is screened where the claim is
-            screen = kind_of(m.claim).spot_check(m.claim, settings, claim_rng(settings, claim.id), screen=True)
-        if screen.verdict == "counterexample":
-            verdict, cx = "killed", screen.counterexample
-    except TimeUp:
-        timed_out = True
-    except Exception as exc:  # noqa: BLE001 - a mutant the engine cannot evaluate is an error: the gate fails
-        verdict, cx = "killed", {"type": "error", "cause": f"{type(exc).__name__}: {exc}"[:200]}
+    verdict, cx = "survived", None
+    screen, failure = _screen(claim, m.claim, settings)
+    timed_out = failure == "timeout"
+    if screen is not None and screen.verdict == "counterexample":
+        verdict, cx = "killed", screen.counterexample
+    elif failure and not timed_out:  # a mutant the engine cannot evaluate is an error: the gate fails
+        verdict, cx = "killed", {"type": "error", "cause": failure}
     how, numbers = "", ""
     if verdict == "survived":
         numbers = _compare(claim, m, settings) if m.mutated is not None else ""
