@@ -307,3 +307,15 @@ def test_diff_shows_the_mutation_score_and_the_survivors_that_came_or_went(tmp_p
     back = compare(widened, weak)
     assert len(back.survivors_new) == len(diff.survivors_gone)
     assert "New surviving mutants" in render_markdown(back)
+
+
+def test_a_hostile_reason_is_escaped_in_html_and_compiles_in_latex(tmp_path, capsys):
+    d = _write(tmp_path, INSTANCE_MODULE.replace('"only x = 0 is claimed"',
+                                                 '"<script>alert(1)</script> 100% $x$ #1 _a_ {b} \\\\textbf{c} ~^ \\x1b[31mred"'))
+    out = tmp_path / "out"
+    code = main(["--derivations", str(d), "--report-dir", str(out), "--jobs", "1", "--mutate"])
+    assert code == ExitCode.OK, capsys.readouterr().out
+    html = (out / "report.html").read_text()
+    assert "<script>alert" not in html and "&lt;script&gt;alert(1)" in html
+    assert (out / "report.pdf").is_file() or "pdflatex" not in capsys.readouterr().err
+    assert "\x1b[31m" not in capsys.readouterr().out

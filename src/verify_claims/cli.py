@@ -765,16 +765,19 @@ def _mutation_summary(m, colour) -> None:
     for name, mc in m["modules"].items():
         if mc["survived"]:
             print(f"  {name}: {_pct(mc['score'])} ({mc['survived']} survived)")
+    from .report.diff import _plain  # a reason or a symbol name never recolours the terminal
+
     by_claim: dict = {}
     for s in m["survivors"]:
         by_claim.setdefault(s["id"], []).append(s)
     for cid, rows in by_claim.items():
         reasons = {r.get("harmless") for r in rows}
         shared = reasons.pop() if len(reasons) == 1 and None not in reasons else None
-        print(f"  {cid}: {len(rows)} survived" + (f" -- harmless: {shared}" if shared else ""))
+        print(f"  {cid}: {len(rows)} survived" + (f" -- harmless: {_plain(shared)}" if shared else ""))
         for r in rows:
             why = "" if shared else (f"harmless: {r['harmless']}" if r.get("harmless") else r.get("cause", ""))
-            print(f"    {r['label']}  {r['mistake'].split(': ', 1)[-1]}" + (f"  [{why}]" if why else ""))
+            print(f"    {_plain(r['label'])}  {_plain(r['mistake'].split(': ', 1)[-1])}"
+                  + (f"  [{_plain(why)}]" if why else ""))
     for cid, why in m["failed"]:
         print(f"  MUTATION RUN FAILED for {cid}: {why}")
     g = m["gate"]
