@@ -297,6 +297,8 @@ def test_diff_shows_the_mutation_score_and_the_survivors_that_came_or_went(tmp_p
     _, weak, _ = _run(tmp_path, d, "--mutate")
     (d / "s1_instances.py").write_text(textwrap.dedent(INSTANCE_MODULE).replace("sp.FiniteSet(0)", "sp.Interval(-2, 2)"))
     _, widened, _ = _run(tmp_path, d, "--mutate")
+    assert widened["mutation"]["unused_reasons"] == [["square-at-zero", "rhs:drop-term-*"]]
+    assert weak["mutation"]["unused_reasons"] == []
     diff = compare(weak, widened)
     assert not diff.survivors_new and {v.id for v in diff.survivors_gone} == {"square-at-zero"}
     assert len(diff.survivors_gone) == weak["mutation"]["counts"]["survived"]

@@ -780,6 +780,9 @@ def _mutation_summary(m, colour) -> None:
                   + (f"  [{_plain(why)}]" if why else ""))
     for cid, why in m["failed"]:
         print(f"  MUTATION RUN FAILED for {cid}: {why}")
+    for cid, pattern in m.get("unused_reasons") or []:
+        print(f"  note: {cid}: harmless_mutants[{_plain(pattern)!r}] explains no surviving mutant (the claim "
+              "was strengthened? remove the reason)")
     g = m["gate"]
     if g["min_score"] is not None:
         ok = g["passed"]

@@ -332,6 +332,9 @@ def run_mutation(claims, results, settings, jobs, store=None, keys=None, on_resu
 
 
 def _with_reasons(record, claim) -> dict:
+    """The claim's reasons on its surviving mutants, and the patterns that explain none of
+    them (a reason left behind after the claim was strengthened)."""
+    from fnmatch import fnmatchcase
     rows = []
     for row in record["mutants"]:
         row = {k: v for k, v in row.items() if k != "harmless"}
@@ -340,7 +343,10 @@ def _with_reasons(record, claim) -> dict:
             if reason:
                 row["harmless"] = reason
         rows.append(row)
-    return {**record, "mutants": rows}
+    survivors = [r["label"] for r in rows if r["verdict"] == "survived"]
+    unused = [p for p in (getattr(claim, "harmless_mutants", None) or {})
+              if not any(fnmatchcase(label, p) for label in survivors)]
+    return {**record, "mutants": rows, "unused_reasons": unused}
 
 
 def summarise(records: dict, sources: dict, failed=(), min_score=None) -> dict:
@@ -368,6 +374,7 @@ def summarise(records: dict, sources: dict, failed=(), min_score=None) -> dict:
             "survivors": [{"id": cid, **row} for cid, rec in records.items() for row in rec["mutants"]
                           if row["verdict"] == "survived"],
             "failed": [list(f) for f in failed],
+            "unused_reasons": [[cid, p] for cid, rec in records.items() for p in rec.get("unused_reasons") or []],
             "gate": {"min_score": min_score, "passed": passed},
             "budgets": {"mutants_per_claim": _max_per_claim(), "screen_seconds": MUTANT_SECONDS,
                         "equivalence_seconds": EQUIVALENCE_SECONDS, "still_true_seconds": STILL_TRUE_SECONDS}}
