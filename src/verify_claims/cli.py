@@ -758,6 +758,8 @@ class _Row:
 def _mutation_summary(m, colour) -> None:
     """The mutation score after the verdict: per module, the survivors with their reasons,
     and the gate."""
+    from .report.diff import _plain  # a reason or a symbol name never recolours the terminal
+    from .run.mutation import format_score as _pct, survivors_by_claim
     c = m["counts"]
     print(f"\nmutation score: {_pct(m['score'])} ({c['killed']} killed of {c['killed'] + c['survived']} mutants that "
           f"change the claim; {c['equivalent']} equivalent and {c['still true']} still true excluded) over "
@@ -765,14 +767,7 @@ def _mutation_summary(m, colour) -> None:
     for name, mc in m["modules"].items():
         if mc["survived"]:
             print(f"  {name}: {_pct(mc['score'])} ({mc['survived']} survived)")
-    from .report.diff import _plain  # a reason or a symbol name never recolours the terminal
-
-    by_claim: dict = {}
-    for s in m["survivors"]:
-        by_claim.setdefault(s["id"], []).append(s)
-    for cid, rows in by_claim.items():
-        reasons = {r.get("harmless") for r in rows}
-        shared = reasons.pop() if len(reasons) == 1 and None not in reasons else None
+    for cid, rows, shared in survivors_by_claim(m["survivors"]):
         print(f"  {cid}: {len(rows)} survived" + (f" -- harmless: {_plain(shared)}" if shared else ""))
         for r in rows:
             why = "" if shared else (f"harmless: {r['harmless']}" if r.get("harmless") else r.get("cause", ""))
@@ -791,10 +786,6 @@ def _mutation_summary(m, colour) -> None:
         if colour:
             line = f"\033[{'32' if ok else '31'}m{line}\033[0m"
         print(line)
-
-
-def _pct(score) -> str:
-    return "n/a" if score is None else f"{100 * score:.1f}%"
 
 
 def _summary(results, problems, seconds, settings, colour, cert=None, n_uncheckable=0, store=None):

@@ -40,7 +40,7 @@ def sample(domain: Domain, n: int, rng: random.Random, dps: int, max_tries: int 
             edge = edges and len(points) % 4 == 3
             pt = {s: _sample_set(domain.sets[s], rng, edge and rng.random() < 0.7) for s in syms}
             tries += 1
-            if all(holds(k, _value(f, pt, syms, dps)) for k, f in zip(kinds, checks)):
+            if _satisfies(pt, syms, kinds, checks, dps):
                 points.append(pt)
             elif tries > max_tries + 20 * n and len(points) == 0:
                 raise DeclarationError(
@@ -59,9 +59,14 @@ def _put_simple_points(points, domain, syms, kinds, checks, rng, dps) -> None:
     for i in range(1, len(points), 8):
         for _ in range(20):
             pt = {s: _simple_or_sampled(domain.sets[s], rng) for s in syms}
-            if all(holds(k, _value(f, pt, syms, dps)) for k, f in zip(kinds, checks)):
+            if _satisfies(pt, syms, kinds, checks, dps):
                 points[i] = pt
                 break
+
+
+def _satisfies(pt, syms, kinds, checks, dps) -> bool:
+    """Does the point satisfy every `where` relation (compiled: `checks`, of classes `kinds`)?"""
+    return all(holds(k, _value(f, pt, syms, dps)) for k, f in zip(kinds, checks))
 
 
 def _value(prog, pt, syms, dps):

@@ -420,7 +420,8 @@ def _survivors(m: dict) -> dict:
 
 
 def _pct(score) -> str:
-    return f"{100 * score:.1f}%" if isinstance(score, (int, float)) else "-"
+    from ..run.mutation import format_score
+    return format_score(score, missing="-")
 
 
 # ------------------------------------------------------------------------------ rendering

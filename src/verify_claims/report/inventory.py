@@ -205,9 +205,7 @@ def render_mutation(report: dict) -> str | None:
     if not m:
         return None
 
-    def pct(x):
-        return "n/a" if x is None else f"{100 * x:.1f}%"
-
+    from ..run.mutation import format_score as pct, survivors_by_claim
     c = m["counts"]
     out = [f"Mutation score **{pct(m['score'])}**: {c['killed']} of {c['killed'] + c['survived']} mutants that "
            f"change a claim are killed, over the {m['claims']} claims expected to hold ({c['equivalent']} "
@@ -220,14 +218,9 @@ def render_mutation(report: dict) -> str | None:
                    f"{pct(mc['score'])} |")
     out.append("")
     if m["survivors"]:
-        by_claim: dict = {}
-        for s in m["survivors"]:
-            by_claim.setdefault(s["id"], []).append(s)
         out += [f"<details><summary>The {len(m['survivors'])} surviving mutants, by claim, with the reason"
                 "</summary>", ""]
-        for cid, rows in by_claim.items():
-            reasons = {r.get("harmless") for r in rows}
-            shared = reasons.pop() if len(reasons) == 1 and None not in reasons else None
+        for cid, rows, shared in survivors_by_claim(m["survivors"]):
             out.append(f"- `{cid}` ({len(rows)})" + (f": {_cell(shared)}" if shared else ""))
             for r in rows:
                 why = "" if shared else (r.get("harmless") or r.get("cause", ""))

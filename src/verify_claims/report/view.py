@@ -250,17 +250,8 @@ def _mutation_view(m):
     if not m:
         return None
 
-    def pct(x):
-        return "n/a" if x is None else f"{100 * x:.1f}%"
-
-    by_claim: dict = {}
-    for row in m.get("survivors") or []:
-        by_claim.setdefault(row["id"], []).append(row)
-    grouped = []
-    for cid, rows in by_claim.items():
-        reasons = {r.get("harmless") for r in rows}
-        grouped.append({"id": cid, "rows": rows,
-                        "shared": reasons.pop() if len(reasons) == 1 and None not in reasons else ""})
+    from ..run.mutation import format_score as pct, survivors_by_claim
+    grouped = [{"id": cid, "rows": rows, "shared": shared} for cid, rows, shared in survivors_by_claim(m.get("survivors"))]
     return {**m, "score_text": pct(m.get("score")), "strict_text": pct(m.get("strict_score")),
             "survivors_by_claim": grouped,
             "modules_view": [{"name": k, **v, "score_text": pct(v.get("score"))}

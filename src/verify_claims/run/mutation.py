@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from ..model.result import Result
 from ..model.status import Status
 
-__all__ = ["mutate_claim", "classify", "run_mutation", "summarise", "attach", "harmless_reason", "VERSION"]
+__all__ = ["mutate_claim", "classify", "run_mutation", "summarise", "attach", "harmless_reason", "score_of",
+           "format_score", "survivors_by_claim", "VERSION"]
 
 VERSION = "mutation-1"  # part of the store key: bump when the mutants or the verdict rules change
 MUTANT_SECONDS = 4.0      # CPU seconds of one mutant's screen
@@ -48,19 +49,20 @@ def _formula(m) -> str:
     return s if len(s) <= 300 else s[:297] + "..."
 
 
-def _compare(claim, m, settings) -> str:
+def _compare(claim, pairs, settings) -> str:
     """The mutated formula against the original, in numbers, at points of the claim's
     domain: "differs" (at a point, confirmed across precisions as a counterexample is:
     then it is not equivalent, and sympy need not spend its budget trying), "agrees" (at
     every point), or "" when the numbers cannot tell.  Symbols outside the domain (an
-    objective's variables) are drawn in (0.1, 0.9)."""
+    objective's variables) are drawn in (0.1, 0.9).  `pairs`: ``_forms`` (None: none)."""
     import mpmath
     import sympy as sp
 
     from ..backends.numeric import Evaluator, check_equal, sample_points
     from ..engine.context import claim_rng
+    if not pairs:
+        return ""
     try:
-        pairs = _forms(claim, m)
         exprs = {f"{side}{i}": e for i, (a, b) in enumerate(pairs) for side, e in (("original", a), ("mutant", b))}
         dom = tuple(claim.domain.symbols())
         free = set().union(*(sp.sympify(e).free_symbols for e in exprs.values()))
@@ -81,24 +83,30 @@ def _compare(claim, m, settings) -> str:
     return ""
 
 
-def _forms(claim, m) -> list:
+def _forms(claim, m) -> list | None:
     """(original, mutated) pairs of what the claim's kind says the statement depends on
-    (``Kind.equivalence_forms``): the formulas, or their derivatives."""
+    (``Kind.equivalence_forms``): the formulas, or their derivatives.  None for a mistake
+    that is no formula (a reversed relation), or forms that cannot be built."""
     from ..kinds import kind_of
+    if m.original is None or m.mutated is None:
+        return None
     field = m.label.split(":", 1)[0]
     kind = kind_of(claim)
-    a, b = kind.equivalence_forms(claim, field, m.original), kind.equivalence_forms(claim, field, m.mutated)
+    try:
+        a, b = kind.equivalence_forms(claim, field, m.original), kind.equivalence_forms(claim, field, m.mutated)
+    except Exception:  # noqa: BLE001 - neither the numbers nor sympy can compare them
+        return None
     return list(zip(a, b)) if len(a) == len(b) else [(m.original, m.mutated)]
 
 
-def _equivalent(claim, m, numbers: str) -> bool:
+def _equivalent(claim, m, pairs, numbers: str) -> bool:
     """sympy shows the mutated formula equal to the original on the claim's domain
     (not tried when the numbers already showed them different)."""
     if m.original is None or m.mutated is None:
         return False  # a reversed relation or direction is never the same statement
     if _sign_free(claim, m):
         return True
-    if numbers == "differs":
+    if numbers == "differs" or not pairs:
         return False
     from ..backends.symbolic import NO_FACTS, assume, zero_by
     from ..backends.timebox import TimeUp, time_limit
@@ -109,7 +117,7 @@ def _equivalent(claim, m, numbers: str) -> bool:
             except Exception:  # noqa: BLE001 - a domain without usable assumptions
                 rep, facts = {}, NO_FACTS
             import sympy as sp
-            for a, b in _forms(claim, m):
+            for a, b in pairs:
                 how, _ = zero_by((sp.sympify(b) - sp.sympify(a)).xreplace(rep), facts)
                 if not how:
                     return False
@@ -210,11 +218,12 @@ def classify(claim, m, settings, try_sound: bool = True) -> dict:
         verdict, cx = "killed", {"type": "error", "cause": failure}
     how, numbers = "", ""
     if verdict == "survived":
-        numbers = _compare(claim, m, settings) if m.mutated is not None else ""
+        pairs = _forms(claim, m)
+        numbers = _compare(claim, pairs, settings)
         # numbers that decide no point leave the gate at *undecided* unless a sound method
         # establishes the mutant: a failure the gate reports (e.g. a claimed point gone complex)
         undecided = screen is not None and screen.verdict == "inconclusive"
-        if _equivalent(claim, m, numbers):
+        if _equivalent(claim, m, pairs, numbers):
             verdict = "equivalent"
         else:
             how = _still_true(m, settings, screen) if screen is not None and (try_sound or undecided) else ""
@@ -267,9 +276,30 @@ def harmless_reason(claim, label: str) -> str:
 
 def _record(rows) -> dict:
     counts = {v: sum(1 for r in rows if r["verdict"] == v) for v in ("killed", "equivalent", "still true", "survived")}
-    scored = counts["killed"] + counts["survived"]
-    return {"version": VERSION, "counts": counts, "score": (counts["killed"] / scored) if scored else None,
-            "mutants": rows}
+    return {"version": VERSION, "counts": counts, "score": score_of(counts), "mutants": rows}
+
+
+def score_of(counts: dict) -> float | None:
+    """killed / (killed + survived); None when no mutant changed the claim."""
+    n = counts["killed"] + counts["survived"]
+    return counts["killed"] / n if n else None
+
+
+def format_score(score, missing: str = "n/a") -> str:
+    return f"{100 * score:.1f}%" if isinstance(score, (int, float)) and not isinstance(score, bool) else missing
+
+
+def survivors_by_claim(survivors) -> list:
+    """The surviving mutants grouped by claim, in order: [(claim id, rows, the reason they
+    all share or "")], for every place that lists them (console, HTML, LaTeX, README)."""
+    by_claim: dict = {}
+    for row in survivors or []:
+        by_claim.setdefault(row["id"], []).append(row)
+    out = []
+    for cid, rows in by_claim.items():
+        reasons = {r.get("harmless") for r in rows}
+        out.append((cid, rows, reasons.pop() if len(reasons) == 1 and None not in reasons else ""))
+    return out
 
 
 @dataclass
@@ -296,9 +326,9 @@ def run_mutation(claims, results, settings, jobs, store=None, keys=None, on_resu
     todo = [c for c in claims if c.id in want]
     out = MutationOutcome()
     fresh = []
+    status = {r.id: Status(r.status) for r in results}
     for c in todo:
-        status = next((str(r.status) for r in results if r.id == c.id), "")
-        key = digest(VERSION, keys[c.id], status) if keys and c.id in keys else None
+        key = digest(VERSION, keys[c.id], str(status[c.id])) if keys and c.id in keys else None
         entry = store.get("mutants", key) if store is not None and key else None
         if entry is not None:
             out.records[c.id] = entry["record"]
@@ -314,7 +344,6 @@ def run_mutation(claims, results, settings, jobs, store=None, keys=None, on_resu
         if on_result:
             on_result(res.id, (res.evidence or {}).get("mutation"), done["n"], len(todo))
 
-    status = {r.id: Status(r.status) for r in results}
     results_ = run_claims([c for c, _ in fresh], dc_replace(settings, timeout=CLAIM_SECONDS), jobs=jobs,
                           on_result=progress, job=mutate_claim, certificates=lambda c: {"status": status[c.id]})
     for (c, key), res in zip(fresh, results_):
@@ -362,8 +391,8 @@ def summarise(records: dict, sources: dict, failed=(), min_score=None) -> dict:
             mod[k] += rec["counts"][k]
 
     def score(c):
-        n = c["killed"] + c["survived"]
-        return round(c["killed"] / n, 4) if n else None
+        v = score_of(c)
+        return None if v is None else round(v, 4)
 
     strict_n = total["killed"] + total["survived"] + total["still true"]
     overall = score(total)
