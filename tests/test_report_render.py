@@ -182,7 +182,7 @@ def test_unknown_evidence_keys_are_rendered_escaped():
     assert "interval boxes" in tex and r"weird\textless{}key\textgreater{}" in tex
     # certificate before numeric (known evidence first), order of the view is stable
     names = [e["name"] for e in prepare(rep)["claims"][0]["evidence_view"]]
-    assert names == ["certificate", "numeric"]
+    assert names == ["certificate", "numeric check"]  # in words
 
 
 def test_chain_steps_each_with_verdict():

@@ -125,7 +125,7 @@ class ChainKind(Kind):
     def steps(self, claim, proof, numeric):
         out = []
         for i, step in enumerate(claim.steps):
-            entry = {"step": i + 1, "latex": sp.latex(step.expr), "because": step.because,
+            entry = {"step": i + 1, "latex": claim.latex(step.expr), "because": step.because,
                      "relation": step.relation if i else "start"}
             if i:
                 s = proof.step_statuses[i - 1] if proof.step_statuses else None

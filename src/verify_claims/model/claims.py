@@ -99,8 +99,16 @@ class Claim:
     # why a mutant that survives the mutation run (--mutate) is a harmless mistake, by its
     # label ("lhs:drop-term-1@root": "the term vanishes on ..."); prose, never a verdict
     harmless_mutants: dict = field(default_factory=dict)
+    # the statement as the paper displays it (LaTeX), when the declared expressions print
+    # differently (built from definitions, expanded): shown first, the declaration beside it
+    display: str = ""
 
     kind = "claim"
+    # the module's Notation (display forms of symbols, named quantities), set by the loader;
+    # description only, never part of the claim's key
+    notation = None
+    _abbreviate = True
+    _abbreviated = None
 
     _EXPR_FIELDS = ("lhs", "rhs", "expr", "value", "point", "objective", "equation")
 
@@ -132,6 +140,25 @@ class Claim:
     def statement_latex(self) -> str:
         raise NotImplementedError
 
+    def latex(self, expr) -> str:
+        """LaTeX of one of the claim's expressions in the module's notation."""
+        from .notation import latex
+        return latex(expr, self.notation, abbreviate=self._abbreviate, record=self._abbreviated)
+
+    def statements(self) -> tuple:
+        """(the statement in the paper's notation, with named quantities printed by their
+        names; the same statement with those names expanded, or "" when none was used)."""
+        self._abbreviated = []
+        try:
+            short = self.statement_latex()
+            if not self._abbreviated:
+                return short, ""
+            self._abbreviate = False
+            return short, self.statement_latex()
+        finally:
+            self._abbreviated = None
+            self._abbreviate = True
+
     def validate(self) -> None:
         if not isinstance(self.id, str) or not _ID_RE.match(self.id):
             raise DeclarationError(
@@ -150,6 +177,8 @@ class Claim:
                 raise DeclarationError(
                     f"claim {self.id!r}: certify_with applies to inequality, monotonic and root "
                     f"claims, not to a {self.kind} claim")
+        if not isinstance(self.display, str) or self.display.count("{") != self.display.count("}"):
+            raise DeclarationError(f"claim {self.id!r}: display must be a LaTeX string with balanced braces")
         if not isinstance(self.harmless_mutants, dict) or not all(
                 isinstance(k, str) and k and isinstance(v, str) and v.strip()
                 for k, v in self.harmless_mutants.items()):
@@ -271,7 +300,7 @@ class Identity(Claim):
         return [_expr(self.lhs), _expr(self.rhs)]
 
     def statement_latex(self):
-        return f"{sp.latex(self.lhs)} = {sp.latex(self.rhs)}"
+        return f"{self.latex(self.lhs)} = {self.latex(self.rhs)}"
 
 
 @dataclass
@@ -332,7 +361,7 @@ class Chain(Claim):
     def statement_latex(self):
         return r" \\ ".join(
             ("" if i == 0 else "&" + {"equals": "=", "equivalent": r"\iff", "implies": r"\implies"}[s.relation])
-            + " " + sp.latex(s.expr) for i, s in enumerate(self.steps))
+            + " " + self.latex(s.expr) for i, s in enumerate(self.steps))
 
 
 _OPS = {"<": sp.StrictLessThan, "<=": sp.LessThan, ">": sp.StrictGreaterThan, ">=": sp.GreaterThan}
@@ -356,7 +385,7 @@ class Inequality(Claim):
         super().validate()
 
     def statement_latex(self):
-        return sp.latex(_OPS[self.op](self.lhs, self.rhs, evaluate=False))
+        return self.latex(_OPS[self.op](self.lhs, self.rhs, evaluate=False))
 
 
 @dataclass(kw_only=True)
@@ -394,8 +423,8 @@ class Limit(Claim):
     def statement_latex(self):
         p = _expr(self.point)
         side = "" if p.is_infinite or self.direction == "+-" else ("^+" if self.direction == "+" else "^-")
-        return (rf"\lim_{{{sp.latex(self.var)} \to {sp.latex(p)}{side}}} {sp.latex(self.expr)} "
-                rf"= {sp.latex(self.value)}")
+        return (rf"\lim_{{{self.latex(self.var)} \to {self.latex(p)}{side}}} {self.latex(self.expr)} "
+                rf"= {self.latex(self.value)}")
 
 
 @dataclass(kw_only=True)
@@ -422,7 +451,7 @@ class Monotonic(Claim):
 
     def statement_latex(self):
         adv = "" if self.strict else "weakly "
-        return rf"{sp.latex(self.expr)}\ \text{{is {adv}{self.direction} in }} {sp.latex(self.var)}"
+        return rf"{self.latex(self.expr)}\ \text{{is {adv}{self.direction} in }} {self.latex(self.var)}"
 
 
 @dataclass(kw_only=True)
@@ -461,8 +490,8 @@ class Root(Claim):
     def statement_latex(self):
         eq = self.equation if isinstance(self.equation, sp.Equality) else sp.Eq(self.equation, 0)
         u = r"\text{ is the unique root of }" if self.unique else r"\text{ solves }"
-        return rf"{sp.latex(self.var)} = {sp.latex(self.value)}{u}{sp.latex(eq)}\text{{ in }}" \
-               rf"{sp.latex(self.interval)}"
+        return rf"{self.latex(self.var)} = {self.latex(self.value)}{u}{self.latex(eq)}\text{{ in }}" \
+               rf"{self.latex(self.interval)}"
 
 
 def substitute(expr, mapping: dict):
@@ -532,10 +561,10 @@ class Stationary(Claim):
         super().validate()
 
     def statement_latex(self):
-        pt = ", ".join(f"{sp.latex(k)} = {sp.latex(v)}" for k, v in self.at.items())
-        grad = r"\nabla" if len(self.wrt) > 1 else rf"\partial_{{{sp.latex(self.wrt[0])}}}"
+        pt = ", ".join(f"{self.latex(k)} = {self.latex(v)}" for k, v in self.at.items())
+        grad = r"\nabla" if len(self.wrt) > 1 else rf"\partial_{{{self.latex(self.wrt[0])}}}"
         cond = r"\text{ equal components}" if self.simplex else "= 0"
-        return rf"{grad}\, {sp.latex(self.objective)} {cond}\ \text{{at }} {pt}"
+        return rf"{grad}\, {self.latex(self.objective)} {cond}\ \text{{at }} {pt}"
 
 
 @dataclass(kw_only=True)
@@ -585,8 +614,8 @@ class Maximiser(Claim):
         super().validate()
 
     def statement_latex(self):
-        pt = ", ".join(f"{sp.latex(k)} = {sp.latex(v)}" for k, v in self.at.items())
-        return rf"{pt}\ \text{{{self.scope}ly maximises }} {sp.latex(self.objective)}"
+        pt = ", ".join(f"{self.latex(k)} = {self.latex(v)}" for k, v in self.at.items())
+        return rf"{pt}\ \text{{{self.scope}ly maximises }} {self.latex(self.objective)}"
 
 
 @dataclass(kw_only=True)

@@ -40,7 +40,10 @@ class Result:
     message: str = ""  # cause of an error / timeout / undecided, or a note on the verdict
     uses: list = field(default_factory=list)
     seconds: float = 0.0
-    statement: str = ""  # LaTeX
+    statement: str = ""  # LaTeX, in the paper's notation (named quantities by their names)
+    expanded: str = ""  # the statement with those names expanded ("" when none was used)
+    display: str = ""  # the paper's displayed form, when the module gives one (LaTeX)
+    symbols: dict = field(default_factory=dict)  # symbol name -> its display form (LaTeX)
     steps: list | None = None  # chains: [{"step": i, "status": ..., "because": ...}]
     as_expected: bool = False
     established: bool | None = None  # status established and so is everything it uses
@@ -103,20 +106,31 @@ def counterexample_lines(cx: dict) -> list:
     return out
 
 
-def describe(claim, statement: str | None = None) -> dict:
+def describe(claim, statement: tuple | None = None) -> dict:
     """The descriptive fields of a result, taken from the claim as it is declared now (a
     result reused from the store gets today's title, reference and module).  `statement`:
-    the LaTeX statement when already known (a stored result's: it is rendered from the
-    expressions its key covers, and rendering is the costly part of reusing a result)."""
-    if not statement:
+    (statement, expanded) when already known (a stored result's, rendered from the
+    expressions its key covers with the same notation: rendering is the costly part of
+    reusing a result)."""
+    if not statement or not statement[0]:
         try:
-            statement = claim.statement_latex()
+            statement = claim.statements()
         except Exception:  # noqa: BLE001 - rendering must never decide a verdict
-            statement = ""
-    return {"id": claim.id, "title": claim.title, "ref": str(claim.ref), "kind": claim.kind,
+            statement = ("", "")
+    try:
+        # the declared symbols (every free symbol has a domain) and the bound ones: no walk
+        # over the expressions, which can be large
+        names = {s.name for s in list(claim.domain.sets) + list(claim.bound_symbols())}
+        symbols = {n: claim.notation.symbols[n] for n in sorted(names) if n in claim.notation.symbols} \
+            if claim.notation else {}
+    except Exception:  # noqa: BLE001
+        symbols = {}
+    return {"statement": statement[0], "expanded": statement[1], "display": getattr(claim, "display", ""),
+            "symbols": symbols,
+            "id": claim.id, "title": claim.title, "ref": str(claim.ref), "kind": claim.kind,
             "source": claim.source, "expected": "holds" if claim.expect.holds else "refuted",
             "expected_reason": claim.expect.reason, "paper_error": claim.expect.paper_error,
-            "uses": list(claim.uses), "statement": statement}
+            "uses": list(claim.uses)}
 
 
 _FIELDS = {f for f in Result.__dataclass_fields__}

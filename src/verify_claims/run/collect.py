@@ -122,6 +122,7 @@ def load_derivations(directory, import_timeout: float = 60.0, guard=None) -> Loa
                 out.problems.append(Problem(rel, None, "CLAIMS must be a list of claims"))
                 continue
             _collect_figures(module, rel, out)
+            notation = _notation(module, rel, out)
             doc = (module.__doc__ or "").strip().splitlines()
             out.modules.append((rel, doc[0] if doc else "", len(claims)))
             for c in claims:
@@ -130,6 +131,7 @@ def load_derivations(directory, import_timeout: float = 60.0, guard=None) -> Loa
                                                            "not a claim (Identity, Inequality, ...)"))
                     continue
                 c.source = rel
+                c.notation = notation
                 try:
                     c.validate()
                 except DeclarationError as exc:
@@ -169,6 +171,20 @@ def load_derivations(directory, import_timeout: float = 60.0, guard=None) -> Loa
     finally:
         sys.path.remove(str(d))
     return out
+
+
+def _notation(module, rel, out):
+    """The module's NOTATION (display forms of its symbols), or None."""
+    from ..model.notation import as_notation
+    value = getattr(module, "NOTATION", None)
+    if value is None:
+        return None
+    try:
+        return as_notation(value)
+    except (TypeError, DeclarationError) as exc:
+        out.problems.append(Problem(rel, None, f"NOTATION: {exc} (the claims are verified and printed "
+                                               "without it)"))
+        return None
 
 
 def _collect_uncheckable(module, rel, seen, out) -> None:

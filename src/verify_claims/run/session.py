@@ -161,17 +161,22 @@ class ClaimVerifier:
         self.decl: dict = {}      # claim id -> declaration key
         self.keys: dict = {}      # claim id -> store key
         self.replays: dict = {}   # claim id -> certificate to replay (or None: search)
+        self.claims_by_id: dict = {}
 
     def lookup(self, claim) -> Result | None:
         """The stored result of an identical claim, or None (then `replays` says what to
         replay when it is verified)."""
         from .keys import declaration_key
         decl = self.decl[claim.id] = declaration_key(claim)
+        self.claims_by_id[claim.id] = claim
         rec = self.committed.lookup(claim.id, decl) if self.options.certificates else None
         self.keys[claim.id] = digest(self.base_key, decl, _record_digest(rec))
         entry = self.store.get("claims", self.keys[claim.id]) if self.store is not None else None
         if entry is not None and not self.options.recheck:
-            return _reuse(entry, claim)
+            res = _reuse(entry, claim)
+            if entry.get("notation") != notation_digest(claim):  # statement re-rendered: keep it
+                self._put(res)
+            return res
         self.replays[claim.id] = (_stored_certificate(entry) if self.options.recheck and entry is not None
                                   else rec)
         return None
@@ -186,10 +191,15 @@ class ClaimVerifier:
         if rep.get("result") == "failed" and replay_failures is not None:
             replay_failures.append((res.id, rep.get("reason", "")))
         res.established_at = now_utc()
-        if (self.store is not None and res.id in self.keys
-                and res.status not in (Status.ERROR, Status.TIMEOUT)):
-            self.store.put("claims", self.keys[res.id], {"id": res.id, "established_at": res.established_at,
-                                                         "result": res.to_json()})
+        if res.status not in (Status.ERROR, Status.TIMEOUT):
+            self._put(res)
+
+    def _put(self, res) -> None:
+        if self.store is not None and res.id in self.keys:
+            claim = self.claims_by_id.get(res.id)
+            self.store.put("claims", self.keys[res.id], {
+                "id": res.id, "established_at": res.established_at,
+                "notation": notation_digest(claim) if claim is not None else None, "result": res.to_json()})
 
 
 def _load_and_verify(options, base_key, run_key, guard, on_start, on_result, on_running=None,
@@ -360,11 +370,21 @@ def _stored_certificate(entry) -> dict | None:
     return None
 
 
+def notation_digest(claim) -> str:
+    """What the stored statement was rendered with (the module's notation)."""
+    return claim.notation.digest() if claim.notation else ""
+
+
 def _reuse(entry, claim) -> Result:
-    """A stored result, with today's descriptive fields (title, reference, module)."""
+    """A stored result, with today's descriptive fields (title, reference, module).  Its
+    statement (and a chain's steps) are rendered again when the notation changed."""
     res = Result.from_json(entry["result"])
-    for k, v in describe(claim, statement=res.statement).items():
+    same = entry.get("notation") == notation_digest(claim)
+    for k, v in describe(claim, statement=(res.statement, res.expanded) if same else None).items():
         setattr(res, k, v)
+    if not same and res.steps and getattr(claim, "steps", None):
+        for row, step in zip(res.steps, claim.steps):
+            row["latex"] = claim.latex(step.expr)
     res.as_expected = Result.judge(res.status, claim.expect.holds)
     res.origin = "store"
     res.established_at = entry.get("established_at", "")

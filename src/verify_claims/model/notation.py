@@ -1,0 +1,188 @@
+"""The paper's notation: how a symbol, or a named quantity, is displayed.
+
+A derivation names its symbols for the engine (``pi_a``, ``ref_a``) and, once and next to
+the declaration, says how the paper writes them::
+
+    NOTATION = Notation()
+    x = NOTATION.symbol("pi_a", r"\\pi_\\theta(a \\mid q)")     # a plain sympy Symbol
+    J = NOTATION.define(grpo_objective(...), r"J_{\\mathrm{GRPO}}(\\pi_\\theta)")
+
+The loader hands the module's ``NOTATION`` to its claims; every statement, chain step,
+counterexample and figure label is then printed with it.  ``define`` abbreviates an
+expression the paper names: wherever that exact expression (structural equality, the
+same test as ``==``) occurs in a statement, its name is printed; the expansion, which is
+what was verified, stays available beside it.  Notation is description only: it never
+enters a claim's key, so editing it re-verifies nothing.
+
+Symbols without a display form print as sympy prints them, except that letters outside
+ASCII (a symbol named ``β``) become LaTeX commands, so every output can typeset them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import sympy as sp
+from sympy.printing.latex import LatexPrinter
+
+__all__ = ["Notation", "as_notation", "latex", "math_safe_symbol"]
+
+
+class Notation:
+    """Display forms (LaTeX) of symbols, by name, and of named expressions.
+
+    ``Notation(a, b)`` starts from the forms of ``a`` and ``b`` (a helper module's notation
+    shared by several sections); later declarations win."""
+
+    def __init__(self, *include: "Notation"):
+        self.symbols: dict = {}    # symbol name -> LaTeX
+        self.named: dict = {}      # sympy expression -> LaTeX
+        for other in include:
+            self.update(other)
+
+    def update(self, other) -> "Notation":
+        other = as_notation(other)
+        self.symbols.update(other.symbols)
+        self.named.update(other.named)
+        return self
+
+    def symbol(self, name: str, latex: str | None = None, **assumptions) -> sp.Symbol:
+        """A plain sympy Symbol ``name``; the paper writes it as ``latex``."""
+        s = sp.Symbol(name, **assumptions)
+        if latex is not None:
+            self.display(s, latex)
+        return s
+
+    def display(self, sym, latex: str) -> None:
+        """Give an existing symbol (or symbol name) its display form."""
+        name = sym.name if isinstance(sym, sp.Symbol) else str(sym)
+        _check_latex(latex, f"the display form of {name}")
+        self.symbols[name] = latex
+
+    def define(self, expr, latex: str):
+        """Return ``expr`` unchanged; statements print ``latex`` where it occurs."""
+        expr = sp.sympify(expr)
+        _check_latex(latex, f"the name of {sp.sstr(expr)[:60]}")
+        if not (isinstance(expr, sp.Symbol) or expr.is_Number):  # naming a number or symbol hides nothing
+            self.named[expr] = latex
+        return expr
+
+    def __bool__(self) -> bool:
+        return bool(self.symbols or self.named)
+
+    def digest(self) -> str:
+        """Changes whenever a display form does (statements rendered with it are then stale)."""
+        h = hashlib.sha256(json.dumps(self.symbols, sort_keys=True).encode())
+        for e, tex in sorted((sp.srepr(e), t) for e, t in self.named.items()):
+            h.update(f"|{e}={tex}".encode())
+        return h.hexdigest()[:16]
+
+
+def as_notation(value) -> Notation:
+    """A Notation, or a plain {symbol or name: LaTeX} dict (both accepted as NOTATION)."""
+    if value is None:
+        return Notation()
+    if isinstance(value, Notation):
+        return value
+    if isinstance(value, dict):
+        out = Notation()
+        for k, v in value.items():
+            if not isinstance(v, str):
+                raise TypeError(f"NOTATION maps symbols to LaTeX strings; {k!r} maps to {type(v).__name__}")
+            out.display(k, v)
+        return out
+    raise TypeError(f"NOTATION must be a verify_claims.Notation or a dict of symbol -> LaTeX, "
+                    f"not {type(value).__name__}")
+
+
+def _check_latex(latex, what: str) -> None:
+    from .domain import DeclarationError
+    if not isinstance(latex, str) or not latex.strip():
+        raise DeclarationError(f"{what} must be a non-empty LaTeX string")
+    if latex.count("{") != latex.count("}"):
+        raise DeclarationError(f"{what} has unbalanced braces: {latex!r}")
+
+
+_GREEK = None
+
+
+def math_safe_symbol(name: str) -> str:
+    """sympy's LaTeX for a symbol name, with letters outside ASCII as LaTeX commands
+    (β -> \\beta; an unknown letter -> \\text{U+XXXX}), so pdflatex can typeset it."""
+    global _GREEK
+    if name.isascii():
+        return sp.latex(sp.Symbol(name))
+    if _GREEK is None:
+        from sympy.printing.pretty.pretty_symbology import greek_unicode
+        _GREEK = {u: "\\" + n for n, u in greek_unicode.items() if isinstance(u, str) and len(u) == 1}
+        _GREEK.update({"ε": r"\varepsilon", "ϵ": r"\epsilon", "ϕ": r"\phi", "φ": r"\varphi", "ℓ": r"\ell"})
+    # print an ASCII stand-in with sympy (subscripts, primes), then put the letters back
+    table, ascii_name = {}, []
+    for ch in name:
+        if ch.isascii():
+            ascii_name.append(ch)
+        else:
+            key = f"QX{len(table)}QX"
+            table[key] = _GREEK.get(ch, r"\text{U+%04X}" % ord(ch)) + " "
+            ascii_name.append(key)
+    out = sp.latex(sp.Symbol("".join(ascii_name)))
+    for key, tex in table.items():
+        out = out.replace(key, "{" + tex.strip() + "}")
+    return out
+
+
+class _Printer(LatexPrinter):
+    """sympy's LaTeX printer, printing named expressions by their name."""
+
+    def __init__(self, named: dict, settings: dict):
+        super().__init__(settings)
+        self._named = named
+        self.abbreviated = False
+
+    def _print(self, expr, **kwargs):
+        if self._named:
+            name = self._named.get(expr)
+            if name is not None:
+                self.abbreviated = True
+                return name
+        return super()._print(expr, **kwargs)
+
+    def parenthesize(self, item, level, is_neg=False, strict=False):
+        if self._named and item in self._named:  # a name is one symbol to the reader
+            self.abbreviated = True
+            return self._named[item]
+        return super().parenthesize(item, level, is_neg=is_neg, strict=strict)
+
+    # a name is one symbol to the reader: never bracketed as the sum it stands for
+    def _needs_brackets(self, expr):
+        return False if self._named and expr in self._named else super()._needs_brackets(expr)
+
+    def _needs_mul_brackets(self, expr, first=False, last=False):
+        if self._named and expr in self._named:
+            return False
+        return super()._needs_mul_brackets(expr, first=first, last=last)
+
+    def _needs_add_brackets(self, expr):
+        return False if self._named and expr in self._named else super()._needs_add_brackets(expr)
+
+    def _print_Symbol(self, expr, style="plain"):
+        if expr in self._settings["symbol_names"]:
+            return self._settings["symbol_names"][expr]
+        if not expr.name.isascii():
+            return math_safe_symbol(expr.name)
+        return super()._print_Symbol(expr, style=style)
+
+
+def latex(expr, notation: Notation | None = None, *, abbreviate: bool = True, record: list | None = None) -> str:
+    """LaTeX of ``expr`` in the paper's notation.  ``abbreviate=False`` prints named
+    expressions expanded.  If ``record`` is a list, True is appended when a name was used."""
+    expr = sp.sympify(expr)
+    names = {}
+    if notation is not None and notation.symbols:
+        names = {s: notation.symbols[s.name] for s in expr.atoms(sp.Symbol) if s.name in notation.symbols}
+    p = _Printer(notation.named if (notation is not None and abbreviate) else {}, {"symbol_names": names})
+    out = p.doprint(expr)
+    if record is not None and p.abbreviated:
+        record.append(True)
+    return out
