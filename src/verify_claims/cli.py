@@ -656,28 +656,33 @@ def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:
 
 
 def _write_latex_reports(report, args, fig_note, store, staging, notes) -> list:
-    from .report.tex import LatexError, build_pdf, pdflatex, write_latex
+    from .report.tex import LatexError, build_pdf, pdflatex, write_findings_latex, write_latex
 
-    try:
-        tex = write_latex(report, staging, figures_note=fig_note, cache=store)
-    except Exception as exc:  # noqa: BLE001
-        return [("report.tex", _render_failure(exc))]
-    notes["report.tex"] = ""
+    texs = {}
+    for name, write in (("report", lambda: write_latex(report, staging, figures_note=fig_note, cache=store)),
+                        ("findings", lambda: write_findings_latex(report, staging))):
+        try:
+            texs[name] = write()
+            notes[f"{name}.tex"] = ""
+        except Exception as exc:  # noqa: BLE001
+            return [(f"{name}.tex", _render_failure(exc))]
     if args.no_pdf:
         return []
     if not pdflatex():
         print("report: report.pdf NOT built: pdflatex is not installed (apt-get install texlive-latex-base "
               "texlive-latex-recommended texlive-fonts-recommended lmodern)")
         return []
-    try:
-        build_pdf(tex, cache=store)
-        notes["report.pdf"] = ""
-    except LatexError as exc:
-        if exc.log:
-            (staging / "report.log").write_text(exc.log, encoding="utf-8")
-            notes["report.log"] = " (the LaTeX log of the failed report.pdf)"
-        return [("report.pdf", str(exc))]
-    return []
+    failed = []
+    for name, tex in texs.items():  # the findings alone: a short PDF for a referee report
+        try:
+            build_pdf(tex, cache=store)
+            notes[f"{name}.pdf"] = " (the findings about the paper alone)" if name == "findings" else ""
+        except LatexError as exc:
+            if exc.log:
+                (staging / f"{name}.log").write_text(exc.log, encoding="utf-8")
+                notes[f"{name}.log"] = f" (the LaTeX log of the failed {name}.pdf)"
+            failed.append((f"{name}.pdf", str(exc)))
+    return failed
 
 
 def _render_failure(exc) -> str:

@@ -36,7 +36,8 @@ __all__ = ["REPORT_FILES", "ReportDir", "ReportDirError"]
 
 # every name a report consists of, in publishing order: claims.json last, so a script that
 # waits for it to change finds the rest of the set already in place
-REPORT_FILES = ("mathjax", "figures", "report.html", "report.tex", "report.log", "report.pdf", "claims.json")
+REPORT_FILES = ("mathjax", "figures", "report.html", "report.tex", "report.log", "report.pdf", "findings.tex",
+                "findings.log", "findings.pdf", "claims.json")
 LOCK = ".verify-claims.lock"
 JOURNAL = ".verify-claims-publish.json"
 STAGING_PREFIX = ".verify-claims-staging-"

@@ -11,12 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import jinja2
+import markupsafe
 
 from .artifacts import cached
 from .figures import figure_svg
 from .graph import graph_inputs, graph_svg
 from ..atomic import write_text_atomic
-from .view import display_latex, prepare, safe_math
+from .view import display_latex, prepare, rich_text, safe_math, wrap_math
 
 __all__ = ["render_html", "write_html", "write_text_atomic", "MATHJAX_DIR", "TEMPLATES"]
 
@@ -30,7 +31,17 @@ def _env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     env.filters["display"] = display_latex  # returns a plain str: still autoescaped
+    env.filters["wrap"] = wrap_math
+    env.filters["rich"] = rich_html
     return env
+
+
+def rich_html(text) -> markupsafe.Markup:
+    """Text with inline maths: the text escaped, each safe $...$ as MathJax inline maths
+    (escaped too: MathJax reads the text, so &lt; is still <)."""
+    return markupsafe.Markup("".join(
+        str(markupsafe.escape(part)) if kind == "text" else r"\(" + str(markupsafe.escape(part)) + r"\)"
+        for kind, part in rich_text(text)))
 
 
 def _figure_views(view: dict, cache=None) -> None:

@@ -28,9 +28,10 @@ from .artifacts import cached
 from .figures import figure_pdf
 from .graph import STATUS_COLOURS, graph_inputs, graph_pdf, graph_size
 from .html import TEMPLATES
-from .view import display_latex, prepare, safe_math
+from .view import display_latex, prepare, rich_text, safe_math, wrap_math
 
-__all__ = ["LatexError", "TeX", "build_pdf", "latex_escape", "pdflatex", "render_latex", "write_latex"]
+__all__ = ["LatexError", "TeX", "build_pdf", "latex_escape", "pdflatex", "render_latex", "write_latex",
+           "write_findings_latex"]
 
 
 class TeX(str):
@@ -106,11 +107,21 @@ def _tt(value) -> TeX:
 
 
 LONG_MATH_CHARS = 1500  # beyond this a formula may be wider than TeX can measure
+EXPANDED_LIMIT = 3000  # an expansion of named quantities longer than this is left to the HTML and JSON
+
+
+def math_ascii(latex: str) -> str:
+    """Maths with every character outside ASCII as a LaTeX command (a display form or
+    symbol written with β): pdflatex's math mode cannot typeset it raw."""
+    if latex.isascii():
+        return latex
+    return "".join(ch if ord(ch) < 128 else (" " + _MATH_CHARS[ch] + " " if ch in _MATH_CHARS
+                                             else r"\text{[U+%04X]}" % ord(ch)) for ch in latex)
 
 
 def _math(latex) -> TeX:
     """Display math from sympy.latex, or escaped monospace text when it is not safe."""
-    latex = str(latex or "")
+    latex = math_ascii(str(latex or ""))
     if not latex:
         return TeX(r"\emph{(no statement)}")
     if safe_math(latex):
@@ -119,16 +130,23 @@ def _math(latex) -> TeX:
             # typeset it straight into a ragged paragraph that breaks at relations/operators
             lines = [ln.replace("&", " ").strip() for ln in latex.split("\\\\")]
             return TeX("".join(r"\fitlong{" + ln + "}" for ln in lines if ln))
-        shown = display_latex(latex)
+        shown = display_latex(wrap_math(latex))
         return TeX((r"\fitmath{" if shown != latex else r"\fitbreak{") + shown + "}")
     return _tt(latex)
 
 
 def _inline_math(latex) -> TeX:
-    latex = str(latex or "")
+    latex = math_ascii(str(latex or ""))
     if latex and safe_math(latex):
         return TeX(r"\fitinline{" + latex + "}")
     return _tt(latex)
+
+
+def _rich(text) -> TeX:
+    """Text with inline maths ($...$ that is safe to typeset): the text escaped, the maths
+    kept (written ASCII)."""
+    return TeX("".join(latex_escape(part) if kind == "text" else "$" + math_ascii(part) + "$"
+                       for kind, part in rich_text(text)))
 
 
 def _finalize(v):
@@ -146,7 +164,7 @@ def _env() -> jinja2.Environment:
         variable_end_string=")))", comment_start_string="((#", comment_end_string="#))",
         line_statement_prefix=None, trim_blocks=True, lstrip_blocks=True,
         undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    env.filters.update(tt=_tt, math=_math, imath=_inline_math, tex=TeX, e=latex_escape, anchor=anchor)
+    env.filters.update(tt=_tt, math=_math, imath=_inline_math, tex=TeX, e=latex_escape, anchor=anchor, rich=_rich)
     return env
 
 
@@ -160,9 +178,10 @@ def _colour_name(status: str) -> str:
 
 
 def render_latex(report: dict, *, figure_files: dict | None = None, graph_file: str | None = None,
-                 figures_note: str = "", graph_angle: str = "") -> str:
+                 figures_note: str = "", graph_angle: str = "", findings_only: bool = False) -> str:
     """The report as a LaTeX document.  figure_files: figure id -> PDF path relative to
-    the .tex file (figures without a file are described, not drawn)."""
+    the .tex file (figures without a file are described, not drawn).  findings_only: only
+    what the verifier found in the paper (the short document for a referee report)."""
     view = prepare(report)
     for f in view["figures"]:
         f["file"] = (figure_files or {}).get(f["id"], "")
@@ -171,7 +190,7 @@ def render_latex(report: dict, *, figure_files: dict | None = None, graph_file: 
         f.setdefault("max_abs_diff", float("nan"))
     colours = [(_colour_name(s), c.lstrip("#").upper()) for s, c in STATUS_COLOURS.items()]
     view.update(graph_file=graph_file or "", graph_angle=graph_angle, figures_note=figures_note, colour_defs=colours,
-                cname=_colour_name)
+                cname=_colour_name, findings_only=findings_only, expanded_limit=EXPANDED_LIMIT)
     return _env().get_template("report.tex.j2").render(**view)
 
 
@@ -205,6 +224,11 @@ def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None)
     text = render_latex(report, figure_files=files, graph_file=graph, figures_note=figures_note,
                         graph_angle=angle)
     return write_text_atomic(text, report_dir / "report.tex")
+
+
+def write_findings_latex(report: dict, report_dir) -> Path:
+    """Write report_dir/findings.tex: the findings about the paper alone (no figures)."""
+    return write_text_atomic(render_latex(report, findings_only=True), Path(report_dir) / "findings.tex")
 
 
 def _pdf_bytes(draw) -> bytes:
@@ -282,11 +306,11 @@ def _typeset(exe, tex_path, src_dir, timeout) -> bytes:
                                       capture_output=True, text=True, errors="replace", timeout=timeout,
                                       preexec_fn=die_with_parent)
             except subprocess.TimeoutExpired:
-                raise LatexError(f"pdflatex did not finish within {timeout:g} s on report.tex") from None
+                raise LatexError(f"pdflatex did not finish within {timeout:g} s on {tex_path.name}") from None
             log = (tmp / "report.log").read_text(errors="replace") if (tmp / "report.log").exists() \
                 else proc.stdout
             if proc.returncode != 0 or not (tmp / "report.pdf").exists():
-                raise LatexError(f"pdflatex failed on report.tex (run {run}, exit {proc.returncode}):\n"
+                raise LatexError(f"pdflatex failed on {tex_path.name} (run {run}, exit {proc.returncode}):\n"
                                  + _log_excerpt(log, tex_path.read_text(encoding="utf-8", errors="replace")),
                                  log)
         return (tmp / "report.pdf").read_bytes()

@@ -14,7 +14,8 @@ import re
 from .graph import STATUS_COLOURS, foundations
 from ..model.status import STATUSES
 
-__all__ = ["prepare", "section_of", "section_sort_key", "safe_math", "display_latex", "TIMING_KEYS"]
+__all__ = ["prepare", "section_of", "section_sort_key", "safe_math", "display_latex", "rich_text", "words",
+           "TIMING_KEYS"]
 
 TIMING_KEYS = ("seconds", "started", "established_at")
 _MAX_VALUE = 1500  # characters of one evidence value shown; the JSON keeps everything
@@ -62,6 +63,35 @@ def display_latex(latex: str) -> str:
     return latex
 
 
+WRAP_CHARS = 110  # LaTeX source characters per line of a wrapped statement (about a page width)
+_BREAK_AT = re.compile(r"\\left[\\(\[{.|]|\\right[\\)\]}.|]|[{}]|(?<![\\{(\[^_=<>,])[+-]|=|\\leq?(?![a-zA-Z])|"
+                       r"\\geq?(?![a-zA-Z])|<|>|\\(text|mathrm|operatorname)\{[^{}]*\}")
+
+
+def wrap_math(latex: str, width: int = WRAP_CHARS) -> str:
+    """A long one-line formula as aligned lines, broken before a + or - (or after a
+    relation) outside every brace and \\left...\\right pair, so it wraps within the page
+    instead of running off it; a formula with no such place stays one line."""
+    if len(latex) <= width or "&" in latex or "\\\\" in latex:
+        return latex
+    depth, cuts, last = 0, [], 0
+    for m in _BREAK_AT.finditer(latex):
+        tok = m.group(0)
+        if tok.startswith("\\left") or tok == "{":
+            depth += 1
+        elif tok.startswith("\\right") or tok == "}":
+            depth -= 1
+        elif depth == 0 and m.start() - last >= width:
+            at = m.start() if tok in "+-" else m.end()
+            if latex[last:at].strip():
+                cuts.append(at)
+                last = at
+    if not cuts or depth != 0:
+        return latex
+    parts = [latex[a:b].strip() for a, b in zip([0] + cuts, cuts + [len(latex)])]
+    return r"\begin{aligned}&" + r" \\ &\quad ".join(parts) + r"\end{aligned}"
+
+
 _SECTION_RE = re.compile(r"^(Section [0-9]+(?:\.[0-9]+)*|Appendix [A-Z](?:\.[0-9]+)*|Abstract)")
 
 
@@ -99,16 +129,71 @@ def _value(v) -> str:
     return s if len(s) <= _MAX_VALUE else s[: _MAX_VALUE - 1] + "…"
 
 
+# evidence keys in words (a key not listed is shown with its underscores as spaces)
+WORDS = {
+    "boxes": "interval boxes", "depth": "subdivision depth", "goals": "goals", "seconds": "seconds",
+    "digits": "working precision (digits)", "inconclusive_at": "inconclusive at", "ladder": "ladder of values",
+    "max_abs_residual": "largest |residual|", "max_relative_deviation": "largest relative deviation",
+    "min_relative_margin": "smallest relative margin", "pairs": "pairs compared",
+    "parameter_points": "parameter points", "points": "points evaluated", "screen": "float screen",
+    "screened_in_floats": "points cleared in machine floats", "tight_pairs": "pairs where it is tight",
+    "tight_points": "points where it is tight", "unresolved_points": "points passed on to mpmath",
+    "recorded": "certificate recorded", "result": "result", "supported_by": "supported by",
+    "first_order": "first-order condition", "second_order": "second-order condition",
+    "in_interval_lo": "above the interval's lower end", "in_interval_hi": "below the interval's upper end",
+    "solves_proved": "solves (proved)", "strategy": "strategy that reduced it to 0",
+    "strategies": "strategies", "residual": "residual", "difference": "difference", "sign": "sign",
+    "skipped": "skipped", "reason": "reason", "multiplier": "multiplier",
+    "multiplier_nonzero": "multiplier non-zero", "multiplier_poles": "multiplier's poles",
+    "lhs": "left-hand side", "rhs": "right-hand side", "type": "kind of counterexample", "point": "at",
+    "symbolic": "symbolic proof", "certificate": "certificate", "numeric": "numeric check",
+    "replay": "replay of certificates", "trace": "replayable decisions", "mode": "mode", "scope": "scope",
+}
+
+
+def words(key: str) -> str:
+    """A dotted evidence key in words ("screen.points" -> "float screen: points evaluated")."""
+    return ": ".join(WORDS.get(p, p.replace("_", " ")) for p in str(key).split("."))
+
+
+def has_value(v) -> bool:
+    """Whether a field says something (None, "", [] and {} say nothing and are not shown)."""
+    return not (v is None or (isinstance(v, (str, list, tuple, dict)) and len(v) == 0))
+
+
 def _rows(d: dict, prefix: str = "") -> list:
-    """Flatten a dict into (key, value, is_timing) rows; nested dicts get dotted keys."""
+    """Flatten a dict into rows {key, label (in words), value, timing}; nested dicts get
+    dotted keys; fields without a value are left out."""
     rows = []
     for k, v in d.items():
+        if not has_value(v):
+            continue
         key = f"{prefix}{k}"
-        if isinstance(v, dict) and v and len(v) <= 12 and all(not isinstance(x, (dict, list)) for x in v.values()):
+        if isinstance(v, dict) and len(v) <= 12 and all(not isinstance(x, (dict, list)) for x in v.values()):
             rows.extend(_rows(v, key + "."))
         else:
-            rows.append({"key": key, "value": _value(v), "timing": is_timing(k)})
+            rows.append({"key": key, "label": words(key), "value": _value(v), "timing": is_timing(k)})
     return rows
+
+
+_INLINE_MATH = re.compile(r"(?<!\\)\$([^$]+)\$")
+
+
+def rich_text(text) -> list:
+    """Text with inline maths ($\\pi_{\\mathrm{ref}}(a \\mid q)$) as [(kind, part)], kind
+    "text" or "math"; a $...$ that is not safe to typeset stays text, dollars and all."""
+    text = str(text or "")
+    out, pos = [], 0
+    for m in _INLINE_MATH.finditer(text):
+        if not safe_math(m.group(1)):
+            continue
+        if m.start() > pos:
+            out.append(("text", text[pos:m.start()]))
+        out.append(("math", m.group(1).strip()))
+        pos = m.end()
+    if pos < len(text):
+        out.append(("text", text[pos:]))
+    return out
 
 
 _KNOWN_ORDER = ("symbolic", "certificate", "numeric")
@@ -123,22 +208,38 @@ def _evidence(ev) -> list:
     names = [k for k in _KNOWN_ORDER if k in ev] + sorted(k for k in ev if k not in _KNOWN_ORDER)
     for name in names:
         v = ev[name]
+        if not has_value(v):
+            continue
+        if name == "trace" and isinstance(v, dict):  # hashes of decisions: a count says what matters
+            out.append({"name": words(name), "status": "", "method": "", "rows": [
+                {"key": "decisions", "label": "recorded decisions (replayed by --recheck)",
+                 "value": str(len(v)), "timing": False}]})
+            continue
         if isinstance(v, dict):
             rest = {k: x for k, x in v.items() if k not in ("status", "verdict", "method")}
-            out.append({"name": str(name), "status": str(v.get("status") or v.get("verdict") or ""),
+            out.append({"name": words(name), "status": str(v.get("status") or v.get("verdict") or ""),
                         "method": str(v.get("method") or ""), "rows": _rows(rest)})
         else:
-            out.append({"name": str(name), "status": "", "method": "",
-                        "rows": [{"key": "value", "value": _value(v), "timing": False}]})
+            out.append({"name": words(name), "status": "", "method": "",
+                        "rows": [{"key": "value", "label": "value", "value": _value(v), "timing": False}]})
     return out
 
 
-def _counterexample(cx) -> list:
+def _counterexample(cx, symbols=None) -> list:
+    """Rows of a counterexample; a coordinate of the point is labelled by its symbol's
+    display form ("tex": LaTeX) when the module gives one."""
     if not cx:
         return []
     if not isinstance(cx, dict):
-        return [{"key": "counterexample", "value": _value(cx), "timing": False}]
-    return _rows(cx)
+        return [{"key": "counterexample", "label": "counterexample", "value": _value(cx), "timing": False}]
+    rows = _rows(cx)
+    for r in rows:
+        name = r["key"].split(".", 1)[1] if r["key"].startswith("point.") else ""
+        tex = (symbols or {}).get(name) or ""
+        r["tex"] = tex if tex and safe_math(tex) else ""
+        if name:
+            r["label"] = name
+    return rows
 
 
 ORIGIN_TEXT = {"store": "from the proof store (unchanged since they were established)",
@@ -174,13 +275,16 @@ def prepare(report: dict) -> dict:
                           "status": s.get("status") or "", "message": s.get("message") or "",
                           "extra": [r for r in _rows({k: v for k, v in s.items() if k not in
                                     ("step", "latex", "expr", "because", "relation", "status", "message")})]})
+        display, expanded = c.get("display") or "", c.get("expanded") or ""
         claims.append({
             **c,
             "section": section_of(c.get("ref", ""), c.get("source", "")),
             "statement": stmt, "math_ok": safe_math(stmt),
+            "display": display, "display_ok": safe_math(display),
+            "expanded": expanded, "expanded_ok": safe_math(expanded), "expanded_chars": len(expanded),
             "foundation": found.get(c["id"], "not established"),
             "evidence_view": _evidence(c.get("evidence") or {}),
-            "counterexample_rows": _counterexample(c.get("counterexample")),
+            "counterexample_rows": _counterexample(c.get("counterexample"), c.get("symbols")),
             "uses_view": [{"id": u, "found": u in ids} for u in c.get("uses") or []],
             "used_by": sorted(users.get(c["id"], [])),
             "steps_view": steps,
