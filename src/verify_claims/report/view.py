@@ -169,11 +169,19 @@ def _rows(d: dict, prefix: str = "") -> list:
         if not has_value(v):
             continue
         key = f"{prefix}{k}"
-        if isinstance(v, dict) and len(v) <= 12 and all(not isinstance(x, (dict, list)) for x in v.values()):
+        if isinstance(v, dict) and _leaves(v) <= 24:  # small nested records: one row per value
             rows.extend(_rows(v, key + "."))
         else:
             rows.append({"key": key, "label": words(key), "value": _value(v), "timing": is_timing(k)})
     return rows
+
+
+def _leaves(d, depth: int = 0) -> int:
+    """Values in a nested dict (a list counts as many); deep or large records stay JSON."""
+    if depth > 3:
+        return 10 ** 6
+    return sum(_leaves(x, depth + 1) if isinstance(x, dict) else (10 ** 6 if isinstance(x, list) else 1)
+               for x in d.values())
 
 
 _INLINE_MATH = re.compile(r"(?<!\\)\$([^$]+)\$")
@@ -233,12 +241,15 @@ def _counterexample(cx, symbols=None) -> list:
     if not isinstance(cx, dict):
         return [{"key": "counterexample", "label": "counterexample", "value": _value(cx), "timing": False}]
     rows = _rows(cx)
-    for r in rows:
-        name = r["key"].split(".", 1)[1] if r["key"].startswith("point.") else ""
+    for r in rows:  # point.x, and raw.point.x for the point before shrinking
+        parts = r["key"].split(".")
+        name = parts[-1] if len(parts) >= 2 and parts[-2] == "point" else ""
         tex = (symbols or {}).get(name) or ""
         r["tex"] = tex if tex and safe_math(tex) else ""
         if name:
-            r["label"] = name
+            r["label"] = ("raw point: " if len(parts) > 2 else "") + name
+            if r["tex"] and len(parts) > 2:
+                r["tex"] = r"\text{raw point: }" + r["tex"]
     return rows
 
 
