@@ -208,3 +208,9 @@ def test_wrap_breaks_only_at_top_level():
     for line in w[len(r"\begin{aligned}&"):-len(r"\end{aligned}")].split(r"\\"):
         assert line.count("{") == line.count("}") and line.count(r"\left") == line.count(r"\right")
     assert wrap_math(r"\frac{" + s + "}{2}", width=40) == r"\frac{" + s + "}{2}"  # nowhere to break
+
+
+def test_command_line_options_keep_both_hyphens_in_latex():
+    from verify_claims.report.tex import latex_escape
+    assert latex_escape("raise --timeout") == "raise -{}-timeout"  # TeX would print an en dash
+    assert latex_escape("1–2") == "1--2"                           # a real en dash stays one

@@ -72,8 +72,11 @@ def latex_escape(value) -> str:
     """Plain text -> LaTeX text: specials escaped, Greek and math symbols in math mode,
     characters pdflatex cannot typeset written as U+XXXX (never an error)."""
     out = []
-    for ch in str(value):
-        if ch in _SPECIAL:
+    text = str(value)
+    for i, ch in enumerate(text):
+        if ch == "-" and text[i + 1:i + 2] == "-":  # --timeout, not an en dash (TeX's -- ligature)
+            out.append("-{}")
+        elif ch in _SPECIAL:
             out.append(_SPECIAL[ch])
         elif ch in _MATH_CHARS:
             out.append(r"\ensuremath{" + _MATH_CHARS[ch] + "}")
