@@ -12,7 +12,8 @@ from ..model.status import INEQUALITY_LIKE, STATUSES
 
 __all__ = ["SCHEMA", "build_report", "write_json_atomic", "mark_established", "certification_summary"]
 
-SCHEMA = "verify-claims/1"  # additions only since 0.1: run.store, run.selection, claims[].origin, claims[].established_at
+SCHEMA = "verify-claims/1"  # additions only since 0.1: run.store, run.selection, claims[].origin, claims[].established_at,
+# claims[].expanded, claims[].display, claims[].symbols
 
 
 def mark_established(results) -> None:
