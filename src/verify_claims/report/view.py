@@ -122,6 +122,10 @@ def is_timing(key) -> bool:
 def _value(v) -> str:
     if isinstance(v, str):
         s = v
+    elif isinstance(v, list) and v and all(isinstance(x, dict) and all(not isinstance(y, (dict, list))
+                                                                        for y in x.values()) for x in v):
+        # a list of records (certificate goals): one "field value, ..." per record, in words
+        s = "; ".join(", ".join(f"{words(k)} {y}" for k, y in x.items() if has_value(y)) for x in v)
     elif isinstance(v, (int, float, bool)) or v is None:
         s = json.dumps(v)
     else:
@@ -225,8 +229,13 @@ def _evidence(ev) -> list:
             continue
         if isinstance(v, dict):
             rest = {k: x for k, x in v.items() if k not in ("status", "verdict", "method")}
+            rows = _rows(rest)
+            top = {r["key"]: r["value"] for r in rows if "." not in r["key"]}
+            # the float screen repeats what the full check found: show only where it differs
+            rows = [r for r in rows if not (r["key"].startswith("screen.")
+                                            and top.get(r["key"][len("screen."):]) == r["value"])]
             out.append({"name": words(name), "status": str(v.get("status") or v.get("verdict") or ""),
-                        "method": str(v.get("method") or ""), "rows": _rows(rest)})
+                        "method": str(v.get("method") or ""), "rows": rows})
         else:
             out.append({"name": words(name), "status": "", "method": "",
                         "rows": [{"key": "value", "label": "value", "value": _value(v), "timing": False}]})
@@ -287,12 +296,14 @@ def prepare(report: dict) -> dict:
                           "extra": [r for r in _rows({k: v for k, v in s.items() if k not in
                                     ("step", "latex", "expr", "because", "relation", "status", "message")})]})
         display, expanded = c.get("display") or "", c.get("expanded") or ""
+        message = "" if c.get("message") == "counterexample" else c.get("message") or ""  # the table says it
         claims.append({
             **c,
             "section": section_of(c.get("ref", ""), c.get("source", "")),
             "statement": stmt, "math_ok": safe_math(stmt),
             "display": display, "display_ok": safe_math(display),
             "expanded": expanded, "expanded_ok": safe_math(expanded), "expanded_chars": len(expanded),
+            "message": message,
             "foundation": found.get(c["id"], "not established"),
             "evidence_view": _evidence(c.get("evidence") or {}),
             "counterexample_rows": _counterexample(c.get("counterexample"), c.get("symbols")),
