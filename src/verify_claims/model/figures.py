@@ -58,6 +58,7 @@ class Figure:
     uses: tuple = ()
     note: str = ""
     source: str = ""  # filled in by the loader
+    notation = None  # the module's Notation, set by the loader: how the formulas are printed
 
     def __post_init__(self):
         self.uses = tuple(self.uses)

@@ -22,6 +22,7 @@ import mpmath
 import sympy as sp
 
 from ..model.figures import TOLERANCE, Curve, Figure
+from ..model.notation import latex
 
 __all__ = ["Figure", "Curve", "compute_figure", "figure_svg", "figure_pdf", "TOLERANCE"]
 
@@ -148,7 +149,8 @@ def compute_figure(fig: Figure, *, samples: int = 201, digits: int = 30) -> dict
         "source": fig.source, "uses": list(fig.uses), "note": fig.note,
         "x_label": fig.x_label, "y_label": fig.y_label, "diagonal": fig.diagonal,
         "x_range": [lo, hi], "y_interval": [float(ylo), float(yhi)],
-        "closed_form": sp.latex(fig.closed_form), "stationarity": sp.latex(sp.Eq(fig.stationarity, 0)),
+        "closed_form": latex(fig.closed_form, fig.notation),
+        "stationarity": latex(sp.Eq(fig.stationarity, 0), fig.notation),
         "method": (f"closed form sampled at {samples} points; at each overlay point every root of the "
                    f"stationarity condition in ({ylo}, {yhi}) found by sign-change scan and bisection "
                    f"in mpmath at {digits} digits"),

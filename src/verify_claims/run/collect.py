@@ -121,8 +121,8 @@ def load_derivations(directory, import_timeout: float = 60.0, guard=None) -> Loa
             if not isinstance(claims, (list, tuple)):
                 out.problems.append(Problem(rel, None, "CLAIMS must be a list of claims"))
                 continue
-            _collect_figures(module, rel, out)
             notation = _notation(module, rel, out)
+            _collect_figures(module, rel, out, notation)
             doc = (module.__doc__ or "").strip().splitlines()
             out.modules.append((rel, doc[0] if doc else "", len(claims)))
             for c in claims:
@@ -207,7 +207,7 @@ def _collect_uncheckable(module, rel, seen, out) -> None:
         out.uncheckable.append(u)
 
 
-def _collect_figures(module, rel: str, out: Loaded) -> None:
+def _collect_figures(module, rel: str, out: Loaded, notation=None) -> None:
     """A module may also define FIGURES: figures the report reproduces (see figures.py)."""
     from ..model.figures import Figure
 
@@ -223,6 +223,7 @@ def _collect_figures(module, rel: str, out: Loaded) -> None:
             out.problems.append(Problem(rel, None, f"FIGURES contains {type(f).__name__}, not a Figure"))
             continue
         f.source = rel
+        f.notation = notation
         try:
             f.validate()
         except DeclarationError as exc:
