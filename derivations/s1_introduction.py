@@ -19,20 +19,42 @@ throughout; other i follow by relabelling the rewards.
 import sympy as sp
 
 from _grpo import advantage, advantage_with_ties, mean, std
+from _notation import name
 from _s1_helpers import (advantage_pairwise, clip_as_described, clip_ppo, clipped_advantage,
                          not_all_equal, pairwise_mean_deviation, pairwise_variance,
                          population_variance)
-from verify_claims import HOLDS, Identity, Inequality, Ref, Root, not_in_general, refuted
+from verify_claims import HOLDS, Identity, Inequality, Notation, Ref, Root, not_in_general, refuted
 
 R = sp.Interval(-sp.oo, sp.oo)
 POS = sp.Interval.open(0, sp.oo)
 
-r1, r2, r3, r4 = sp.symbols("r1 r2 r3 r4")
+# the paper's notation (Section 1): rewards r_i of the group, a shift c and a scale s of the
+# rewards, the clip's argument x (the ratio pi_theta / pi_theta_old) and threshold epsilon,
+# an advantage A_i, and the two probabilities of output o_i in the penalty term D_i
+NOTATION = Notation()
+r1, r2, r3, r4 = (NOTATION.symbol(f"r{k}", f"r_{k}") for k in range(1, 5))
 c, s = sp.symbols("c s")
-x, eps, A = sp.symbols("x epsilon A")
-pi, pi_ref = sp.symbols("pi_theta pi_ref")
+x = NOTATION.symbol("x", "x")
+eps = NOTATION.symbol("epsilon", r"\epsilon")
+A = NOTATION.symbol("A", "A_i")
+pi = NOTATION.symbol("pi_theta", r"\pi_\theta(o_i \mid q)")
+pi_ref = NOTATION.symbol("pi_ref", r"\pi_{\mathrm{ref}}(o_i \mid q)")
 
 REWARDS = {2: (r1, r2), 3: (r1, r2, r3), 4: (r1, r2, r3, r4)}
+
+
+def _rs(rs, f=lambda r: r):
+    """The group (r_1, ..., r_G) in LaTeX, each reward transformed by f."""
+    return ", ".join(f(f"r_{k}") for k in range(1, len(rs) + 1))
+
+
+for _G, _rs_G in REWARDS.items():   # the paper's names of the group's mean, std^2 and A_1
+    name(NOTATION, mean(_rs_G), rf"\operatorname{{mean}}({_rs(_rs_G)})")
+    name(NOTATION, population_variance(_rs_G), rf"\operatorname{{std}}({_rs(_rs_G)})^2")
+    name(NOTATION, advantage(_rs_G, 0), rf"A_1({_rs(_rs_G)})")
+    name(NOTATION, pairwise_variance(_rs_G),
+         rf"\frac{{1}}{{2 \cdot {_G}^2}} \sum_{{j=1}}^{{{_G}}} \sum_{{k=1}}^{{{_G}}} (r_j - r_k)^2")
+    name(NOTATION, advantage([s * r for r in _rs_G], 0), rf"A_1({_rs(_rs_G, lambda t: 's ' + t)})")
 
 
 def _reals(rs):
@@ -45,17 +67,18 @@ CLAIMS = []
 for G, rs in REWARDS.items():
     CLAIMS.append(Identity(
         id=f"advantage-numerator-pairwise-g{G}",
-        title=f"Advantage numerator as an average of pairwise reward differences (G = {G})",
+        title=f"Advantage numerator as an average of pairwise reward differences ($G = {G}$)",
         ref=Ref("1", eq="2", note="numerator of the display after (2)"),
         lhs=pairwise_mean_deviation(rs, 0),
         rhs=rs[0] - mean(rs),
         domain=_reals(rs),
+        display=rf"\frac{{1}}{{{G}}} \sum_{{j=1}}^{{{G}}} (r_1 - r_j) = r_1 - \operatorname{{mean}}({_rs(rs)})",
         note="(1/G) sum_j (r_1 - r_j) = r_1 - mean(r_1, ..., r_G); other i by relabelling.",
     ))
     CLAIMS.append(Identity(
         id=f"advantage-variance-pairwise-g{G}",
         title=f"Population variance of the rewards as half the mean squared pairwise "
-              f"difference (G = {G})",
+              f"difference ($G = {G}$)",
         ref=Ref("1", eq="2", note="denominator of the display after (2)"),
         lhs=population_variance(rs),
         rhs=pairwise_variance(rs),
@@ -64,7 +87,7 @@ for G, rs in REWARDS.items():
     ))
     CLAIMS.append(Identity(
         id=f"advantage-pairwise-form-g{G}",
-        title=f"The advantage of Eq. (2) equals its pairwise-difference form (G = {G})",
+        title=f"The advantage of Eq. (2) equals its pairwise-difference form ($G = {G}$)",
         ref=Ref("1", eq="2", note="display after (2)"),
         lhs=advantage(rs, 0),
         rhs=advantage_pairwise(rs, 0),
@@ -79,11 +102,12 @@ for G, rs in REWARDS.items():
 _c3 = (c, c, c)
 CLAIMS.append(Identity(
     id="advantage-tie-convention-g3",
-    title="With all rewards of the group equal, the advantage is set to zero (G = 3)",
+    title="With all rewards of the group equal, the advantage is set to zero ($G = 3$)",
     ref=Ref("1", eq="2", note="sentence after (2)"),
     lhs=advantage_with_ties(_c3, 0),
     rhs=sp.Integer(0),
     domain={c: R},
+    display=r"A_1(c, c, c) = 0",
     note="Numerator r_i - mean and std both vanish at r_1 = ... = r_G (0/0); Eq. (2) sets "
          "A_i := 0 there.  The convention is a definition, not a limit: A_1 at "
          "(c + t, c, c) equals sqrt(2) for every t > 0, so A_i is discontinuous at ties.",
@@ -95,11 +119,12 @@ for G in (3, 4):
     CLAIMS.append(Identity(
         id=f"advantage-shift-invariant-g{G}",
         title=f"The advantage is unchanged when every reward is shifted by the same constant "
-              f"(G = {G})",
+              f"($G = {G}$)",
         ref=Ref("1", eq="2", note="paragraph after the display after (2)"),
         lhs=advantage([r + c for r in rs], 0),
         rhs=advantage(rs, 0),
         domain={**_reals(rs), c: R},
+        display=rf"A_1({_rs(rs, lambda t: t + ' + c')}) = A_1({_rs(rs)})",
         where=(not_all_equal(rs),),
         uses=(f"advantage-numerator-pairwise-g{G}", f"advantage-variance-pairwise-g{G}"),
         note="Visible from the pairwise form: only differences r_j - r_k enter.",
@@ -107,7 +132,7 @@ for G in (3, 4):
     CLAIMS.append(Identity(
         id=f"advantage-scale-invariant-g{G}",
         title=f"The advantage is unchanged when every reward is multiplied by the same "
-              f"positive factor (G = {G})",
+              f"positive factor ($G = {G}$)",
         ref=Ref("1", eq="2", note="paragraph after the display after (2)"),
         lhs=advantage([s * r for r in rs], 0),
         rhs=advantage(rs, 0),
@@ -120,11 +145,12 @@ for G in (3, 4):
 rs3 = REWARDS[3]
 CLAIMS.append(Identity(
     id="advantage-negative-scale-flips-sign-g3",
-    title="A negative common factor on the rewards flips the sign of every advantage (G = 3)",
+    title="A negative common factor on the rewards flips the sign of every advantage ($G = 3$)",
     ref=Ref("1", eq="2", note="paragraph after the display after (2)"),
     lhs=advantage([s * r for r in rs3], 0),
     rhs=-advantage(rs3, 0),
     domain={**_reals(rs3), s: sp.Interval.open(-sp.oo, 0)},
+    display=r"A_1(s r_1, s r_2, s r_3) = -A_1(r_1, r_2, r_3), \quad s < 0",
     where=(not_all_equal(rs3),),
     uses=("advantage-pairwise-form-g3",),
     note="Not stated in the paper; it delimits the scale-invariance claim: std(s r) = |s| std(r).",
@@ -132,7 +158,7 @@ CLAIMS.append(Identity(
 CLAIMS.append(Identity(
     id="advantage-scale-invariant-any-sign-g3",
     title="Scale invariance of the advantage read for every non-zero factor, of either sign "
-          "(G = 3)",
+          "($G = 3$)",
     ref=Ref("1", eq="2", note="paragraph after the display after (2)"),
     lhs=advantage([s * r for r in rs3], 0),
     rhs=advantage(rs3, 0),
@@ -140,7 +166,7 @@ CLAIMS.append(Identity(
     where=(not_all_equal(rs3), sp.Ne(s, 0)),
     uses=("advantage-scale-invariant-g3", "advantage-negative-scale-flips-sign-g3"),
     expect=not_in_general(
-        "invariance holds only for positive scale factors; s < 0 negates every A_i "
+        "invariance holds only for positive scale factors; $s < 0$ negates every $A_i$ "
         "(the paper's 'scale transformations' leaves the sign implicit)"),
     note="Judgement: 'scale transformation' conventionally means a positive rescaling "
          "(a negative factor also reverses the reward order, i.e. which output is "
@@ -151,10 +177,10 @@ CLAIMS.append(Identity(
 ))
 
 # ---------------------------------------------------------------- D_i of Eq. (1)
-_D = pi_ref / pi - sp.log(pi_ref / pi) - 1
+_D = name(NOTATION, pi_ref / pi - sp.log(pi_ref / pi) - 1, r"D_i(\theta)")
 CLAIMS.append(Inequality(
     id="penalty-term-nonnegative",
-    title="The per-output penalty term D_i of the GRPO objective is non-negative",
+    title="The per-output penalty term $D_i$ of the GRPO objective is non-negative",
     ref=Ref("1", eq="1", note="definition of D_i"),
     lhs=_D,
     op=">=",
@@ -165,7 +191,7 @@ CLAIMS.append(Inequality(
 ))
 CLAIMS.append(Root(
     id="penalty-term-zero-iff-reference",
-    title="The penalty term D_i vanishes exactly when the policy probability equals the "
+    title="The penalty term $D_i$ vanishes exactly when the policy probability equals the "
           "reference probability",
     ref=Ref("1", eq="1", note="definition of D_i"),
     equation=sp.Eq(_D, 0),
@@ -180,6 +206,11 @@ CLAIMS.append(Root(
 
 # ---------------------------------------------------------------- the clip of Eq. (1)
 _clip_domain = {x: POS, eps: POS}
+# the clip as the paper describes it (1 outside the band) and as PPO / GRPO implement it
+name(NOTATION, clip_as_described(x, eps), r"\operatorname{clip}_\epsilon(x)")
+name(NOTATION, clip_ppo(x, eps), r"\operatorname{clip}^{\mathrm{PPO}}_\epsilon(x)")
+name(NOTATION, clipped_advantage(x, A, clip_as_described, eps), r"\tilde{A}_i")
+name(NOTATION, clipped_advantage(x, A, clip_ppo, eps), r"\tilde{A}_i^{\mathrm{PPO}}")
 CLAIMS.append(Identity(
     id="clip-description-agrees-inside-band",
     title="The described clip and PPO's clip agree for ratios within the clipping band",
@@ -203,8 +234,8 @@ CLAIMS.append(Identity(
     domain=_clip_domain,
     uses=("clip-description-agrees-inside-band",),
     expect=refuted(
-        "the paper says clip_eps(x) = 1 outside [1-eps, 1+eps]; PPO/GRPO clip to the nearest "
-        "end (x = 1.5, eps = 0.2: described 1, PPO 1.2)"),
+        r"the paper says $\operatorname{clip}_\epsilon(x) = 1$ outside $[1-\epsilon, 1+\epsilon]$; PPO/GRPO clip "
+        r"to the nearest end ($x = 1.5$, $\epsilon = 0.2$: described 1, PPO 1.2)"),
     note="Finding: the verbal description of clip_eps after Eq. (1) is not the PPO clip "
          "min(max(x, 1-eps), 1+eps) used by PPO and GRPO.  It does not affect the paper's "
          "results, which drop the clipping term (Section 1.3).",
@@ -219,14 +250,15 @@ CLAIMS.append(Identity(
     domain={**_clip_domain, A: R},
     uses=("clip-description-equals-ppo-clip",),
     expect=refuted(
-        "with the described clip, tilde A_i = min(x A, A) outside the band, not PPO's "
-        "(x = 1.5, eps = 0.2, A = 1: 1 vs 1.2)"),
+        r"with the described clip, $\tilde{A}_i = \min(x A_i, A_i)$ outside the band, not PPO's "
+        r"($x = 1.5$, $\epsilon = 0.2$, $A_i = 1$: 1 vs 1.2)"),
     note="Consequence of clip-description-equals-ppo-clip for tilde A_i in Eq. (1): the two "
          "surrogates differ when x > 1 + eps with A > 0 or x < 1 - eps with A < 0.",
 ))
 CLAIMS.append(Identity(
     id="clip-is-nearest-end-of-band",
-    title="Corrected description: outside [1-eps, 1+eps] the clip returns the nearest end of the band",
+    title=r"Corrected description: outside $[1-\epsilon, 1+\epsilon]$ the clip returns the nearest end "
+          r"of the band",
     ref=Ref("1", eq="1", note="sentence defining clip_eps after (1), corrected"),
     lhs=clip_ppo(x, eps),
     rhs=sp.Piecewise((1 - eps, x < 1 - eps), (1 + eps, x > 1 + eps), (x, True)),
@@ -237,7 +269,8 @@ CLAIMS.append(Identity(
 ))
 CLAIMS.append(Identity(
     id="clipped-advantage-nearest-end",
-    title="Corrected: the clipped surrogate is min(x, 1+eps) A for A >= 0 and max(x, 1-eps) A for A < 0",
+    title=r"Corrected: the clipped surrogate is $\min(x, 1+\epsilon) A_i$ for $A_i \ge 0$ and "
+          r"$\max(x, 1-\epsilon) A_i$ for $A_i < 0$",
     ref=Ref("1", eq="1", note="tilde A_i with clip_eps, corrected"),
     lhs=clipped_advantage(x, A, clip_ppo, eps),
     rhs=sp.Piecewise((sp.Min(x, 1 + eps) * A, A >= 0), (sp.Max(x, 1 - eps) * A, True)),
