@@ -26,23 +26,35 @@ Not encoded: the uniqueness of the NLHF equilibrium (cited from Munos et al. 202
 
 import sympy as sp
 
+from _notation import name
 from _s1_helpers import (expected_preference, gibbs, kl, luce, nlhf_payoff, normalise,
                          preference_matrix, rlhf_objective, simplex3)
-from verify_claims import Identity, Inequality, Maximiser, Ref, Stationary
+from verify_claims import Identity, Inequality, Maximiser, Notation, Ref, Stationary
 
 R = sp.Interval(-sp.oo, sp.oo)
 POS = sp.Interval.open(0, sp.oo)
 UNIT = sp.Interval.open(0, 1)
 CLOSED_UNIT = sp.Interval(0, 1)
 
-beta = sp.Symbol("beta")
-r1, r2, r3 = sp.symbols("r1 r2 r3")
-pi1, pi2, pi3 = sp.symbols("pi1 pi2 pi3")
-ref1, ref2 = sp.symbols("ref1 ref2")
-p1, p2, q1, q2 = sp.symbols("p1 p2 q1 q2")
-q3 = sp.Symbol("q3")
-x1, x2 = sp.symbols("x1 x2")
-P12, P13, P23 = sp.symbols("P12 P13 P23")
+# the paper's notation (Section 1.1), for one context q with three outputs o_1, o_2, o_3:
+# pi_theta is the policy, pi' the opponent (Eq. (5)) or the second argument of KL, pi the
+# first; x_1, x_2 the coordinates of an NLHF fixed point; P(o_i > o_j | q) the preferences
+NOTATION = Notation()
+
+
+def _o(k):
+    return f"(o_{k} \\mid q)"
+
+
+beta = NOTATION.symbol("beta", r"\beta")
+r1, r2, r3 = (NOTATION.symbol(f"r{k}", r"r_\phi" + _o(k)) for k in (1, 2, 3))
+pi1, pi2, pi3 = (NOTATION.symbol(f"pi{k}", r"\pi_\theta" + _o(k)) for k in (1, 2, 3))
+ref1, ref2 = (NOTATION.symbol(f"ref{k}", r"\pi_{\mathrm{ref}}" + _o(k)) for k in (1, 2))
+p1, p2 = (NOTATION.symbol(f"p{k}", r"\pi" + _o(k)) for k in (1, 2))
+q1, q2, q3 = (NOTATION.symbol(f"q{k}", r"\pi'" + _o(k)) for k in (1, 2, 3))
+x1, x2 = (NOTATION.symbol(f"x{k}", f"x_{k}") for k in (1, 2))
+P12, P13, P23 = (NOTATION.symbol(f"P{i}{j}", rf"\mathcal{{P}}(o_{i} \succ o_{j} \mid q)")
+                 for i, j in ((1, 2), (1, 3), (2, 3)))
 
 r = (r1, r2, r3)
 ref = simplex3(ref1, ref2)
@@ -56,6 +68,7 @@ REF_WHERE = (ref1 + ref2 < 1,)
 CLAIMS = []
 
 # ---------------------------------------------------------------- KL >= 0 (lemma)
+name(NOTATION, kl(simplex3(p1, p2), simplex3(q1, q2)), r"\mathrm{KL}(\pi \,\|\, \pi')")
 CLAIMS.append(Inequality(
     id="kl-nonnegative-3",
     title="The KL divergence between two distributions on three outputs is non-negative",
@@ -75,14 +88,24 @@ J_rlhf = rlhf_objective(pi, r, ref, beta)
 pstar = gibbs(ref, r, beta)
 J_rlhf_star = rlhf_objective(pstar, r, ref, beta)
 RLHF_DOMAIN = {beta: POS, **{ri: R for ri in r}, **REF_DOMAIN}
+# Eq. (3) for one context and its maximiser (4), pi* = pi_ref e^{r/beta} / Z_q
+name(NOTATION, J_rlhf, r"\mathcal{J}_{\mathrm{RLHF}}(\pi_\theta)")
+name(NOTATION, J_rlhf_star, r"\mathcal{J}_{\mathrm{RLHF}}(\pi^*)")
+name(NOTATION, kl(pi, ref), r"\mathrm{KL}(\pi_\theta \,\|\, \pi_{\mathrm{ref}})")
+name(NOTATION, kl(pi, pstar), r"\mathrm{KL}(\pi_\theta \,\|\, \pi^*)")
+for _k in range(3):
+    name(NOTATION, pstar[_k], rf"\frac{{1}}{{Z_q}} \pi_{{\mathrm{{ref}}}}{_o(_k + 1)} e^{{r_\phi{_o(_k + 1)} / \beta}}")
 
 CLAIMS.append(Identity(
     id="rlhf-gibbs-gap-3",
-    title="The RLHF objective falls short of its value at the Gibbs policy by beta times a KL "
+    title="The RLHF objective falls short of its value at the Gibbs policy by $\\beta$ times a KL "
           "divergence (three outputs)",
     ref=Ref("1.1", eq="4", note="sentence after (4): (4) maximises (3)"),
     lhs=J_rlhf_star - J_rlhf,
     rhs=beta * kl(pi, pstar),
+    display=r"\mathcal{J}_{\mathrm{RLHF}}(\pi^*) - \mathcal{J}_{\mathrm{RLHF}}(\pi_\theta) "
+            r"= \beta\, \mathrm{KL}(\pi_\theta \,\|\, \pi^*), \quad \pi^*(o \mid q) "
+            r"= \frac{1}{Z_q} \pi_{\mathrm{ref}}(o \mid q) e^{r_\phi(o \mid q) / \beta}",
     domain={**RLHF_DOMAIN, **PI_DOMAIN},
     where=REF_WHERE + PI_WHERE,
     note="J(pi*) - J(pi) = beta KL(pi || pi*) for pi* = pi_ref e^{r/beta} / Z; both sides "
@@ -110,6 +133,7 @@ CLAIMS.append(Maximiser(
          "precision.",
 ))
 _pi_free = (pi1, pi2, pi3)
+name(NOTATION, rlhf_objective(_pi_free, r, ref, beta), r"\mathcal{J}_{\mathrm{RLHF}}(\pi_\theta)")
 CLAIMS.append(Stationary(
     id="rlhf-gibbs-stationary-3",
     title="The Gibbs policy satisfies the Lagrange condition of the RLHF objective on the "
@@ -125,14 +149,19 @@ CLAIMS.append(Stationary(
          "same for every o.",
 ))
 _L = luce(r)
+for _k in range(3):   # Luce's choice distribution e^{r(o)} / sum_o' e^{r(o')}
+    name(NOTATION, _L[_k], rf"\left(\frac{{e^{{r_\phi{_o(_k + 1)}}}}}{{\sum_{{o'}} e^{{r_\phi(o' \mid q)}}}}\right)")
 _pooled = normalise([ref[i] * _L[i] ** (1 / beta) for i in range(3)])
 CLAIMS.append(Identity(
     id="rlhf-logarithmic-pooling-3",
     title="The RLHF policy is the normalised geometric average of the reference policy "
-          "(weight 1) and Luce's choice distribution (weight 1/beta)",
+          "(weight 1) and Luce's choice distribution (weight $1/\\beta$)",
     ref=Ref("1.1", eq="4", note="paragraph after (4)"),
     lhs=_pooled[0],
     rhs=pstar[0],
+    display=r"\frac{\pi_{\mathrm{ref}}(o_1 \mid q)\, L(o_1)^{1/\beta}}{\sum_{o} \pi_{\mathrm{ref}}(o \mid q)\, "
+            r"L(o)^{1/\beta}} = \frac{1}{Z_q} \pi_{\mathrm{ref}}(o_1 \mid q) e^{r_\phi(o_1 \mid q) / \beta}, "
+            r"\quad L(o) = \frac{e^{r_\phi(o \mid q)}}{\sum_{o'} e^{r_\phi(o' \mid q)}}",
     domain=RLHF_DOMAIN,
     where=REF_WHERE,
     note="Compared after normalisation: pi_ref(o) (e^{r(o)}/S)^{1/beta} = S^{-1/beta} "
@@ -147,6 +176,10 @@ opp = simplex3(q1, q2)
 Q_DOMAIN = {q1: UNIT, q2: UNIT}
 Q_WHERE = (q1 + q2 < 1,)
 NLHF_DOMAIN = {beta: POS, **REF_DOMAIN, **P_DOMAIN}
+# Eq. (5) for one context: the payoff of pi_theta against pi' and of pi' against pi_theta
+name(NOTATION, nlhf_payoff(pi, opp, P, ref, beta), r"\mathcal{J}_{\mathrm{NLHF}}(\pi_\theta, \pi')")
+name(NOTATION, nlhf_payoff(opp, pi, P, ref, beta), r"\mathcal{J}_{\mathrm{NLHF}}(\pi', \pi_\theta)")
+name(NOTATION, kl(opp, ref), r"\mathrm{KL}(\pi' \,\|\, \pi_{\mathrm{ref}})")
 
 CLAIMS.append(Identity(
     id="nlhf-constant-sum-3",
@@ -154,6 +187,7 @@ CLAIMS.append(Identity(
     ref=Ref("1.1", eq="5", note="two-player zero-sum game"),
     lhs=nlhf_payoff(pi, opp, P, ref, beta) + nlhf_payoff(opp, pi, P, ref, beta),
     rhs=sp.Integer(1),
+    display=r"\mathcal{J}_{\mathrm{NLHF}}(\pi_\theta, \pi') + \mathcal{J}_{\mathrm{NLHF}}(\pi', \pi_\theta) = 1",
     domain={**NLHF_DOMAIN, **PI_DOMAIN, **Q_DOMAIN},
     where=REF_WHERE + PI_WHERE + Q_WHERE,
     note="With P(o' > o) = 1 - P(o > o') the KL terms cancel and the preferences add to 1: "
@@ -170,6 +204,10 @@ CLAIMS.append(Identity(
     ref=Ref("1.1", eq="5", note="display after (5)"),
     lhs=J_nlhf,
     rhs=rlhf_objective(pi, _scores, ref, beta) + beta * kl(opp, ref),
+    display=r"\mathcal{J}_{\mathrm{NLHF}}(\pi_\theta, \pi') = \mathbb{E}_{o \sim \pi_\theta}"
+            r"\big[\mathbb{E}_{o' \sim \pi'}[\mathcal{P}(o \succ o' \mid q)]\big] "
+            r"- \beta\, \mathrm{KL}(\pi_\theta \,\|\, \pi_{\mathrm{ref}}) "
+            r"+ \beta\, \mathrm{KL}(\pi' \,\|\, \pi_{\mathrm{ref}})",
     domain={**NLHF_DOMAIN, **PI_DOMAIN, **Q_DOMAIN},
     where=REF_WHERE + PI_WHERE + Q_WHERE,
     note="J(pi, pi') = E_{o~pi}[p(o)] - beta KL(pi||pi_ref) + beta KL(pi'||pi_ref) with "
@@ -181,6 +219,9 @@ CLAIMS.append(Identity(
          "proved at once.",
 ))
 _br = gibbs(ref, _scores, beta)
+for _k in range(3):   # the display after (5): pi_ref e^{E_{o' ~ pi'} P(o > o') / beta} / Z_q
+    name(NOTATION, _br[_k], rf"\frac{{1}}{{Z_q}} \pi_{{\mathrm{{ref}}}}{_o(_k + 1)} "
+                            rf"e^{{\frac{{1}}{{\beta}} \mathbb{{E}}_{{o' \sim \pi'}}[\mathcal{{P}}(o_{_k + 1} \succ o' \mid q)]}}")
 CLAIMS.append(Maximiser(
     id="nlhf-best-response-gibbs-3",
     title="The best response to a fixed opponent in the NLHF game is the Gibbs distribution "
@@ -214,6 +255,9 @@ def _grad_symmetric(k):
 
 _sc_self = expected_preference(P, pi)
 _fix = gibbs(ref, _sc_self, beta)
+for _k in range(3):   # the fixed-point map F(pi_theta) of the display after (5)
+    name(NOTATION, _fix[_k], rf"\frac{{1}}{{Z_q}} \pi_{{\mathrm{{ref}}}}{_o(_k + 1)} "
+                             rf"e^{{\frac{{1}}{{\beta}} \mathbb{{E}}_{{o' \sim \pi_\theta}}[\mathcal{{P}}(o_{_k + 1} \succ o' \mid q)]}}")
 CLAIMS.append(Identity(
     id="nlhf-symmetric-stationarity-fixed-point-3",
     title="In the symmetric NLHF game the first-order condition compares each probability "
@@ -221,6 +265,11 @@ CLAIMS.append(Identity(
     ref=Ref("1.1", eq="5", note="display after (5)"),
     lhs=_grad_symmetric(0) - _grad_symmetric(1),
     rhs=beta * sp.log((_fix[0] / pi[0]) / (_fix[1] / pi[1])),
+    display=r"\left.\left(\frac{\partial}{\partial \pi_\theta(o_1 \mid q)} - \frac{\partial}{\partial "
+            r"\pi_\theta(o_2 \mid q)}\right) \mathcal{J}_{\mathrm{NLHF}}(\pi_\theta, \pi')\right|_{\pi' = \pi_\theta} "
+            r"= \beta \log \frac{F(\pi_\theta)(o_1) / \pi_\theta(o_1 \mid q)}{F(\pi_\theta)(o_2) / \pi_\theta(o_2 \mid q)}, "
+            r"\quad F(\pi_\theta)(o) = \frac{1}{Z_q} \pi_{\mathrm{ref}}(o \mid q) "
+            r"e^{\frac{1}{\beta} \mathbb{E}_{o' \sim \pi_\theta}[\mathcal{P}(o \succ o' \mid q)]}",
     domain={**NLHF_DOMAIN, **PI_DOMAIN},
     where=REF_WHERE + PI_WHERE,
     uses=("nlhf-best-response-gibbs-3", "nlhf-payoff-decomposition-3"),
@@ -239,6 +288,11 @@ def _luce_against(j):
     return luce([P[i][j] for i in range(3)])
 
 
+for _j in range(3):   # L_{o'}(o), proportional to e^{P(o > o')}
+    for _k in range(3):
+        name(NOTATION, _luce_against(_j)[_k], rf"L_{{o_{_j + 1}}}(o_{_k + 1})")
+
+
 _pooled_nlhf = normalise([ref[i] * sp.Mul(*[_luce_against(j)[i] ** (pi[j] / beta) for j in range(3)])
                           for i in range(3)])
 CLAIMS.append(Identity(
@@ -248,6 +302,11 @@ CLAIMS.append(Identity(
     ref=Ref("1.1", eq="5", note="remark after the display after (5)"),
     lhs=_pooled_nlhf[0],
     rhs=_fix[0],
+    display=r"\frac{\pi_{\mathrm{ref}}(o_1 \mid q) \prod_{o'} L_{o'}(o_1)^{\pi_\theta(o' \mid q)/\beta}}"
+            r"{\sum_{o} \pi_{\mathrm{ref}}(o \mid q) \prod_{o'} L_{o'}(o)^{\pi_\theta(o' \mid q)/\beta}} "
+            r"= \frac{1}{Z_q} \pi_{\mathrm{ref}}(o_1 \mid q) e^{\frac{1}{\beta} \mathbb{E}_{o' \sim \pi_\theta}"
+            r"[\mathcal{P}(o_1 \succ o' \mid q)]}, \quad L_{o'}(o) = \frac{e^{\mathcal{P}(o \succ o' \mid q)}}"
+            r"{\sum_{o''} e^{\mathcal{P}(o'' \succ o' \mid q)}}",
     domain={**NLHF_DOMAIN, **PI_DOMAIN},
     where=REF_WHERE + PI_WHERE,
     uses=("rlhf-logarithmic-pooling-3",),
@@ -265,6 +324,12 @@ _sc_x = expected_preference(P, x)
 _ref_x = normalise([x[i] * sp.exp(-_sc_x[i] / beta) for i in range(3)])
 X_DOMAIN = {beta: POS, x1: UNIT, x2: UNIT, **P_DOMAIN}
 X_WHERE = (x1 + x2 < 1,)
+# pi_ref written through the fixed point x it produces; the payoff (5) with that pi_ref
+name(NOTATION, nlhf_payoff(_pi_free, _pi_free_opp, P, _ref_x, beta), r"\mathcal{J}_{\mathrm{NLHF}}(\pi_\theta, \pi')")
+name(NOTATION, nlhf_payoff(pi, (q1, q2, 1 - q1 - q2), P, _ref_x, beta),
+     r"\mathcal{J}_{\mathrm{NLHF}}(\pi_\theta, \pi')")
+_REF_X = (r"\quad \pi_{\mathrm{ref}}(o \mid q) = \frac{1}{Z} x(o)\, "
+          r"e^{-\frac{1}{\beta} \mathbb{E}_{o' \sim x}[\mathcal{P}(o \succ o' \mid q)]}")
 CLAIMS.append(Stationary(
     id="nlhf-fixed-point-stationary-3",
     title="A Gibbs fixed point satisfies the first-order condition of the symmetric NLHF "
@@ -277,6 +342,8 @@ CLAIMS.append(Stationary(
     simplex=True,
     domain=X_DOMAIN,
     where=X_WHERE,
+    display=r"\left.\nabla_{\pi_\theta} \mathcal{J}_{\mathrm{NLHF}}(\pi_\theta, \pi')\right|_{\pi' = \pi_\theta = x} "
+            r"\text{ has equal components}, \quad x = (x_1, x_2, 1 - x_1 - x_2)," + _REF_X,
     uses=("nlhf-symmetric-stationarity-fixed-point-3",),
     note="pi_ref is written through the fixed point x it produces (x = F(x) by construction), "
          "which loses no generality.  Differentiate in pi with pi' frozen, then set pi' = pi "
@@ -296,6 +363,8 @@ CLAIMS.append(Maximiser(
     scope="global",
     domain=X_DOMAIN,
     where=X_WHERE,
+    display=r"x = (x_1, x_2, 1 - x_1 - x_2) \text{ globally maximises } \pi_\theta \mapsto "
+            r"\mathcal{J}_{\mathrm{NLHF}}(\pi_\theta, x)," + _REF_X,
     uses=("nlhf-best-response-gibbs-3", "nlhf-constant-sum-3"),
     note="With the opponent frozen at x, x maximises J(., x) globally, so neither player can "
          "gain by deviating (the game is symmetric and constant-sum): (x, x) is a symmetric "
