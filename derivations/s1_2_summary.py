@@ -10,9 +10,10 @@ listed in UNCHECKABLE.
 
 import sympy as sp
 
-from verify_claims import Inequality, Ref, Summary
+from verify_claims import Inequality, Notation, Ref, Summary
 
-beta = sp.Symbol("beta")
+NOTATION = Notation()
+beta = NOTATION.symbol("beta", r"\beta")   # the regularisation constant of Eq. (1)
 GAMMA_DETERMINISTIC = sp.Integer(1)  # the margin of deterministic rewards (Section 2.3.1)
 TRL_BETA = sp.Rational(1, 25)  # 0.04, the default the paper quotes for TRL (footnote 1)
 
@@ -110,7 +111,7 @@ CLAIMS = [
     Summary(
         id="summary-g2-guarantee-depends-on-ratio-only",
         title="Groups of two: the better answer gets probability at least a value depending only on "
-              "beta/gamma, approaching 1 as the ratio goes to 0",
+              r"$\beta/\gamma_{a,b}$, approaching 1 as the ratio goes to 0",
         ref=Ref("1.2", note="fifth bullet"),
         uses=("binary-g2-lower-bound", "binary-g2-close-to-one-for-positive-pi-ref", "binary-g2-limit-beta-zero"),
         note="For pi_ref(a) > 0; at pi_ref(a) = 0 the policy is 0 (the support convention), see "
@@ -127,10 +128,11 @@ CLAIMS = [
     ),
     Inequality(
         id="summary-trl-default-beta-large-groups",
-        title="At beta = 0.04 (TRL's default) the large-group guarantee 1/(1 + beta^2) exceeds 0.998",
+        title=r"At $\beta = 0.04$ (TRL's default) the large-group guarantee $1/(1 + \beta^2)$ exceeds 0.998",
         ref=Ref("1.2", note="fifth bullet, TRL default beta = 0.04"),
         lhs=1 / (1 + beta ** 2), op=">", rhs=sp.Rational(998, 1000),
         domain={beta: sp.Interval.Lopen(0, TRL_BETA)},
+        display=r"\frac{1}{1 + \beta^2} > 0.998 \quad \text{for } 0 < \beta \le 0.04",
         uses=("binary-large-g-lower-bound",),
         note="The quantitative content of 'preference aggregation may predominantly reflect the reward "
              "preference': for every beta <= 0.04 the better answer gets more than 99.8% of the mass in "
@@ -138,11 +140,12 @@ CLAIMS = [
     ),
     Inequality(
         id="summary-trl-default-beta-groups-of-two",
-        title="At beta = 0.04 and a deterministic margin gamma = 1 the groups-of-two guarantee 1 - beta/gamma "
-              "is at least 0.96",
+        title=r"At $\beta = 0.04$ and a deterministic margin $\gamma_{a,b} = 1$ the groups-of-two guarantee "
+              r"$1 - \beta/\gamma_{a,b}$ is at least 0.96",
         ref=Ref("1.2", note="fifth bullet, TRL default beta = 0.04"),
         lhs=1 - beta / GAMMA_DETERMINISTIC, op=">=", rhs=sp.Rational(96, 100),
         domain={beta: sp.Interval.Lopen(0, TRL_BETA)},
+        display=r"1 - \frac{\beta}{\gamma_{a,b}} \ge 0.96 \quad \text{for } \gamma_{a,b} = 1,\ 0 < \beta \le 0.04",
         uses=("binary-g2-lower-bound", "binary-g2-deterministic-gamma-one"),
         note="Deterministic rewards give gamma = 1 (binary-g2-deterministic-gamma-one); smaller margins "
              "weaken the guarantee to 1 - 0.04/gamma.",
