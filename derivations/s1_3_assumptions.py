@@ -7,21 +7,35 @@ The penalty term is D_i of Eq. (1): ref/pi - log(ref/pi) - 1.
 
 import sympy as sp
 
-from verify_claims import Identity, Limit, Ref
+from verify_claims import Identity, Limit, Notation, Ref
 
 from _s1_helpers import clip_as_described, clip_ppo, clipped_advantage
 
-R = sp.Symbol
-x, A, eps, pi, ref, old = R("x"), R("A"), R("epsilon"), R("pi"), R("pi_ref"), R("pi_old")
+NOTATION = Notation()
+x = NOTATION.symbol("x", "x")
+A = NOTATION.symbol("A", "A_i")
+eps = NOTATION.symbol("epsilon", r"\epsilon")
+pi = NOTATION.symbol("pi", r"\pi_\theta(o \mid q)")
+ref = NOTATION.symbol("pi_ref", r"\pi_{\mathrm{ref}}(o \mid q)")
+old = NOTATION.symbol("pi_old", r"\pi_{\theta_{\mathrm{old}}}(o \mid q)")
+# the clipped surrogate min(x A_i, clip_eps(x) A_i) of Eq. (1), with the described and PPO's clip
+NOTATION.define(clipped_advantage(x, A, clip_as_described, eps), r"\tilde{A}_i")
+NOTATION.define(clipped_advantage(x, A, clip_ppo, eps), r"\tilde{A}_i^{\mathrm{PPO}}")
+NOTATION.define(sp.Min(sp.Max(pi / old, 1 - eps), 1 + eps),
+                r"\operatorname{clip}^{\mathrm{PPO}}_\epsilon\left(\frac{\pi_\theta(o \mid q)}"
+                r"{\pi_{\theta_{\mathrm{old}}}(o \mid q)}\right)")
 
 CLAIMS = []
 
 CLAIMS.append(Limit(
     id="penalty-infinite-outside-reference-support",
-    title="The penalty term D_i becomes infinite when pi_ref(o|q) -> 0 while pi_theta(o|q) > 0",
+    title=r"The penalty term $D_i$ becomes infinite when $\pi_{\mathrm{ref}}(o \mid q) \to 0$ while "
+          r"$\pi_\theta(o \mid q) > 0$",
     ref=Ref("1.3", note="first paragraph: why the domain of pi_theta is within the support of pi_ref"),
     expr=ref / pi - sp.log(ref / pi) - 1, var=ref, point=0, direction="+", value=sp.oo,
     domain={pi: sp.Interval.Lopen(0, 1)},
+    display=r"\lim_{\pi_{\mathrm{ref}}(o \mid q) \to 0^+} \left(\frac{\pi_{\mathrm{ref}}(o \mid q)}{\pi_\theta(o \mid q)} "
+            r"- \log \frac{\pi_{\mathrm{ref}}(o \mid q)}{\pi_\theta(o \mid q)} - 1\right) = \infty",
     uses=("penalty-term-nonnegative",),
     note="At pi_ref = 0 the term -log(pi_ref/pi) of D_i is +infinity; as a one-sided limit "
          "pi_ref -> 0+ for every fixed pi_theta in (0, 1].",
@@ -36,7 +50,9 @@ _INSIDE_BAND = ("inside the band the clip returns its argument: a mistake in wha
 # |pi - old| <= eps * old is the same as 1 - eps <= x <= 1 + eps for x = pi / old
 CLAIMS.append(Identity(
     id="epsilon-relative-step-is-ratio-band",
-    title="An eps-relative difference |pi - pi_old| <= eps pi_old keeps the ratio pi/pi_old in [1-eps, 1+eps]",
+    title=r"An $\epsilon$-relative difference $|\pi_\theta - \pi_{\theta_{\mathrm{old}}}| \le \epsilon "
+          r"\pi_{\theta_{\mathrm{old}}}$ keeps the ratio $\pi_\theta/\pi_{\theta_{\mathrm{old}}}$ in "
+          r"$[1-\epsilon, 1+\epsilon]$",
     ref=Ref("1.3", note="second paragraph: new and old policies within an eps-relative difference"),
     lhs=sp.Min(sp.Max(pi / old, 1 - eps), 1 + eps), rhs=pi / old,
     domain={old: sp.Interval.Lopen(0, 1), pi: sp.Interval(0, 1), eps: sp.Interval.open(0, 1)},
@@ -49,7 +65,8 @@ for name, clip, label in (("ppo", clip_ppo, "PPO's clip"), ("described", clip_as
                                                                  "the clip as Section 1 describes it")):
     CLAIMS.append(Identity(
         id=f"clipping-inactive-for-small-steps-{name}",
-        title=f"Within an eps-relative step the clipped term of Eq. (1) equals the unclipped x A ({label})",
+        title=f"Within an $\\epsilon$-relative step the clipped term of Eq. (1) equals the unclipped $x A_i$ "
+              f"({label})",
         ref=Ref("1.3", note="second paragraph: ignoring the clip is justified for small steps"),
         lhs=clipped_advantage(x, A, clip, eps), rhs=x * A,
         domain={x: sp.Interval.open(0, sp.oo), A: sp.Reals, eps: sp.Interval.open(0, 1)},
