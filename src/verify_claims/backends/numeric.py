@@ -50,6 +50,10 @@ class NumericOutcome:
     counterexample: dict | None = None
     step: int | None = None  # for chains: index (1-based) of the first failing step
     step_verdicts: list | None = None
+    # the counterexample's own point(s) at full precision, for shrinking it (the shown
+    # point is rounded to 12 digits): {"point": {symbol: mpf}} and whatever else the kind
+    # needs to re-check it there (a monotonicity pair, a maximiser's rival)
+    witness: dict | None = None
 
     def __post_init__(self):
         self.verdict = NumericVerdict(self.verdict)
@@ -210,12 +214,13 @@ def check_equal(ev: Evaluator, a: str, b: str, pts, mult=None):
                         cx = {"type": "values differ", "point": point_repr(syms, pt),
                               a: fmt(va), b if mult is None else f"{mult}*{b}": fmt(vb),
                               "difference": fmt(va - vb)}
-                        return NumericOutcome("counterexample", {"points": len(pts)}, cx)
+                        return NumericOutcome("counterexample", {"points": len(pts)}, cx, witness={"point": pt})
                     unresolved += 1
                     continue
             max_dev = max(max_dev, dev / scale)
         except Undefined as exc:
-            return NumericOutcome("counterexample", {"points": len(pts)}, undefined_cx(syms, pt, exc))
+            return NumericOutcome("counterexample", {"points": len(pts)}, undefined_cx(syms, pt, exc),
+                                  witness={"point": pt})
     evidence = {"points": len(pts), "digits": ev.precision, "max_relative_deviation": fmt(max_dev, 3),
                 "unresolved_points": unresolved}
     if ev.screen:
@@ -338,7 +343,7 @@ def check_order(ev, op, pts, syms, lhs="lhs", rhs="rhs"):
                     d = ev.at(lhs, pt, ev.high) - ev.at(rhs, pt, ev.high)
                 return NumericOutcome("counterexample", {"points": len(pts)}, {
                     "type": "inequality violated", "point": point_repr(syms, pt),
-                    lhs: fmt(va), rhs: fmt(vb), f"{lhs} - {rhs}": fmt(d, 6)})
+                    lhs: fmt(va), rhs: fmt(vb), f"{lhs} - {rhs}": fmt(d, 6)}, witness={"point": pt})
             if verdict is None:
                 tight += 1
             else:
@@ -346,7 +351,8 @@ def check_order(ev, op, pts, syms, lhs="lhs", rhs="rhs"):
                     m = abs(va - vb) / max(mpmath.mpf(1), abs(va), abs(vb))
                 min_margin = m if min_margin is None else min(min_margin, m)
         except Undefined as exc:
-            return NumericOutcome("counterexample", {"points": len(pts)}, undefined_cx(syms, pt, exc))
+            return NumericOutcome("counterexample", {"points": len(pts)}, undefined_cx(syms, pt, exc),
+                                  witness={"point": pt})
     if min_float_margin is not None:
         fm = mpmath.mpf(min_float_margin)
         min_margin = fm if min_margin is None else min(min_margin, fm)

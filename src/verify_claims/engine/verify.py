@@ -15,6 +15,11 @@
      certificate says otherwise, which is an engine conflict reported loudly, never a pass;
    - numbers agree -> the prover's status (proved / certified) or else checked;
    - numbers inconclusive -> the prover's status if it has one, else undecided.
+4. **Shrink** the counterexample of a refuted claim towards the simplest point of its
+   domain that still fails the same way (``backends.shrink``; each step confirmed by the
+   kind's own rule, exactly where the expressions allow); the raw point is kept beside it.
+   Only here, for a claim's final result: the mutation run's screening of mutants never
+   shrinks.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import time
 from dataclasses import replace
 
 from ..backends.numeric import NumericOutcome
+from ..backends.shrink import shrink_counterexample
 from ..backends.symbolic import ProofOutcome
 from ..backends.timebox import TimeUp, time_limit
 from ..kinds import kind_of
@@ -59,7 +65,7 @@ def verify(claim, settings: Settings | None = None, *, certificate: dict | None 
         screen = kind.spot_check(claim, settings, claim_rng(settings, claim.id), screen=True)
         t1 = time.process_time()
         if screen.verdict == "counterexample":
-            return _with_hints(claim, _refuted_first(claim, screen, t0, t1))
+            return _with_hints(claim, _refuted_first(claim, settings, screen, t0, t1))
         result = _with_hints(claim, _establish(kind, claim, settings, certificate, screen, t0, t1))
         replay = result.evidence.get("replay")
         if replay is not None and replay.get("result") == "failed":
@@ -104,7 +110,20 @@ def _with_hints(claim, result: Result) -> Result:
     return result
 
 
-def _refuted_first(claim, numeric: NumericOutcome, t0, t1) -> Result:
+def _shrunk(kind, claim, settings, cx, outcome):
+    """A refuting counterexample shrunk towards the simplest point that still fails (the raw
+    one kept under "raw"); `outcome`: the numeric pass that found it, if it did."""
+    if not isinstance(cx, dict) or not cx:
+        return cx
+    if outcome is not None and outcome.counterexample is not cx:
+        outcome = None
+    try:
+        return shrink_counterexample(kind.shrink_target(claim, settings, cx, outcome), cx)
+    except Exception as exc:  # noqa: BLE001 - shrinking never decides a verdict
+        return {**cx, "shrunk": f"not shrunk: {type(exc).__name__}: {exc}"}
+
+
+def _refuted_first(claim, settings, numeric: NumericOutcome, t0, t1) -> Result:
     where = f" at step {numeric.step}" if numeric.step else ""
     evidence = {"symbolic": {"status": "not attempted", "method": "",
                              "reason": "the numeric check refuted the claim first"},
@@ -112,7 +131,7 @@ def _refuted_first(claim, numeric: NumericOutcome, t0, t1) -> Result:
                             **numeric.evidence}}
     return Result.for_claim(claim, Status.REFUTED, method="numeric counterexample (mpmath)",
                             message=f"counterexample{where}", evidence=evidence,
-                            counterexample=numeric.counterexample,
+                            counterexample=_shrunk(kind_of(claim), claim, settings, numeric.counterexample, numeric),
                             steps=kind_of(claim).steps(claim, ProofOutcome(None), numeric),
                             seconds=round(time.process_time() - t0, 4))
 
@@ -156,6 +175,8 @@ def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
     elif proof.status == "certified":
         evidence["certificate"] = {"method": "symbolic", "detail": proof.method, "seconds": round(t2 - t1, 4),
                                    "boxes": None, "depth": None, "goals": []}
+    if status == Status.REFUTED:
+        counterexample = _shrunk(kind, claim, settings, counterexample, numeric)
     if status in STRONG:
         evidence["trace"] = ctx.trace.record
     if certificate is not None:

@@ -9,6 +9,8 @@ place how a claim of that kind is
 - certified over its whole domain (``certify``: reduced to sign goals that the backends
   decide), when the kind is inequality-like,
 - and, for chains, which steps hold (``steps``);
+- re-checked at other points, to shrink a refuting counterexample towards the simplest
+  point that still fails (``shrink_target``; the search is ``backends.shrink``);
 - mutated into plausible editing mistakes (``mutants``: which fields carry formulas, and
   the mistakes particular to the kind), for the mutation score (``verify_claims.mutation``).
 
@@ -52,6 +54,13 @@ class Kind:
     def steps(self, claim, proof, numeric):
         return None
 
+    def shrink_target(self, claim, settings, cx: dict, outcome):
+        """How to re-check the claim's refuting counterexample `cx` at other points, for
+        shrinking it (``backends.shrink.Target``), or None to keep it as found.  `outcome`:
+        the NumericOutcome that found it (its ``witness`` holds the point at full
+        precision), or None (a certification backend's counterexample)."""
+        return None
+
     # fields whose sign the statement does not see: negating one states the same thing
     # (an equation's roots, an objective's stationary points; not a maximiser's objective)
     sign_free: tuple = ()
@@ -74,6 +83,45 @@ class Kind:
             if expr is not None:
                 out += field_mutants(claim, name, expr, groups)
         return out
+
+
+def start_point(cx: dict, outcome, syms, key: str = "point"):
+    """The raw counterexample's point at full precision: the engine's own (the outcome's
+    witness), else read back from the shown point (certification counterexamples)."""
+    from ..backends.shrink import parse_point
+    w = outcome.witness if outcome is not None else None
+    if w and isinstance(w.get(key), dict) and all(s in w[key] for s in syms):
+        return {s: w[key][s] for s in syms}
+    return parse_point(cx, syms, key)
+
+
+def numeric_confirmation(settings) -> str:
+    """How the engine confirms a violation (``backends.numeric``), in words."""
+    high = 2 * settings.precision + 10
+    return f"at {high} and {2 * high} digits (stable across precisions)"
+
+
+def point_target(domain, syms, start, check, exactly, settings, confirmation=None, *, interior=False):
+    """The usual shrink target: every symbol of the domain is a coordinate of "point", and a
+    point must satisfy the domain's `where` relations."""
+    from ..backends.sampling import contains
+    from ..backends.shrink import Coordinate, Target
+    if start is None:
+        return None
+    coords = [Coordinate(s, (("point", str(s)),), domain.sets[s], start[s], interior) for s in syms]
+    high = 2 * settings.precision + 10
+    return Target(coords, check, exactly, admissible=lambda pt: contains(domain, pt, settings.precision),
+                  confirmation=confirmation or numeric_confirmation(settings), dps=2 * high + 20)
+
+
+def exactly_nonzero(expr):
+    """Exact confirmation that expr is not 0 at a rational point (None: not a rational number there)."""
+    from ..backends.shrink import exact_sign
+
+    def exactly(point):
+        s = exact_sign(expr, point)
+        return None if s is None else s != 0
+    return exactly
 
 
 def objective_gradient(claim, field, expr) -> list:

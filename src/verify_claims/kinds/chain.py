@@ -18,7 +18,7 @@ from ..backends.numeric import (SCREEN_MARGIN, Evaluator, NumericOutcome, Undefi
 from ..backends.sampling import contains, in_interval
 from ..backends.symbolic import CERTIFIED, PROVED, ProofOutcome, assume, prove_sign, short, weakest, zero_by
 from ..model.domain import Domain
-from .base import Kind
+from .base import Kind, exactly_nonzero, point_target, start_point
 
 
 class ChainKind(Kind):
@@ -44,22 +44,14 @@ class ChainKind(Kind):
     cost = 4
 
     def spot_check(self, claim, settings, rng, screen=False):
-        syms = claim.domain.symbols()
         pts = sample_points(claim.domain, settings, rng)
         verdicts, screened = [], 0
         for i in range(1, len(claim.steps)):
-            prev, cur = claim.steps[i - 1], claim.steps[i]
+            cur = claim.steps[i]
+            ev = _step_evaluator(claim, i, settings, screen)
             if cur.relation == "equals":
-                exprs = {"previous": prev.expr, "step": cur.expr}
-                if isinstance(cur.expr, sp.Equality):  # equation = equation: both sides equal
-                    exprs = {"previous": prev.expr.lhs - prev.expr.rhs, "step": cur.expr.lhs - cur.expr.rhs}
-                out = check_equal(Evaluator(syms, exprs, settings.precision, screen=screen, domain=claim.domain), "step", "previous", pts)
+                out = check_equal(ev, "step", "previous", pts)
             else:
-                mult = cur.multiply_by if cur.multiply_by is not None else sp.cancel(
-                    residual_of(cur.expr) / residual_of(prev.expr))
-                ev = Evaluator(syms, {"previous": residual_of(prev.expr), "step": residual_of(cur.expr),
-                                       "multiplier": mult}, settings.precision, screen=screen,
-                               domain=claim.domain)
                 out = check_equal(ev, "step", "previous", pts, mult="multiplier")
                 if out.verdict == "consistent" and cur.relation == "equivalent":
                     out = _check_nonzero(ev, "multiplier", pts) or out
@@ -80,6 +72,59 @@ class ChainKind(Kind):
         if screen:
             evidence["screened_in_floats"] = screened
         return NumericOutcome("consistent", evidence, step_verdicts=verdicts)
+
+    def shrink_target(self, claim, settings, cx, outcome):
+        """The failing step re-checked at other points: its values (or multiplier) at the
+        point; for "does not follow", the other coordinates move and the solved one is
+        found again on the given equation's solution set."""
+        from ..backends.shrink import Coordinate, Target
+        i = (cx.get("failing step") or 0) - 1
+        if i < 1 or i >= len(claim.steps):
+            return None
+        syms = claim.domain.symbols()
+        cur = claim.steps[i]
+        ev = _step_evaluator(claim, i, settings, False)
+        typ = cx.get("type")
+        start = start_point(cx, outcome, syms)
+        if start is None:
+            return None
+        if typ == "does not follow":
+            w = outcome.witness if outcome is not None else None
+            if not w or "solved" not in w:
+                return None
+            solved, given, then = w["solved"], w["given"], w["then"]
+
+            def check(pt):
+                found = _solution_cx(ev, claim.domain, given, then, pt, solved)
+                return {**found, "failing step": i + 1} if found is not None else None
+            coords = [Coordinate(s_, (("point", str(s_)),), claim.domain.sets[s_], start[s_])
+                      for s_ in syms if s_ != solved]
+            high = 2 * settings.precision + 10
+            return Target(coords, check, None, None,
+                          f"{given} residual below 10^-{(2 * settings.precision) // 3} and {then} residual above "
+                          f"10^-{settings.precision // 3} at {high} digits, {solved} found again by root finding",
+                          dps=2 * high + 20, fixed={solved: start[solved]})
+        mult = "multiplier" if cur.relation != "equals" else None
+
+        def check(pt):
+            if typ == "multiplier vanishes":
+                out = _check_nonzero(ev, "multiplier", [pt])
+            else:
+                out = check_equal(ev, "step", "previous", [pt], mult=mult)
+                if out.verdict != "counterexample" and typ == "undefined" and mult is not None:
+                    out = _check_nonzero(ev, "multiplier", [pt])
+            if out is None or out.verdict != "counterexample":
+                return None
+            return {**out.counterexample, "failing step": i + 1}
+
+        def exactly(point):
+            if typ == "multiplier vanishes":
+                return None
+            prev, step = (ev.exprs["previous"], ev.exprs["step"])
+            d = step - (ev.exprs["multiplier"] * prev if mult else prev)
+            return exactly_nonzero(d)(point)
+        how = (f"at {2 * settings.precision + 10} digits" if typ == "multiplier vanishes" else None)
+        return point_target(claim.domain, syms, start, check, exactly, settings, how)
 
     def prove(self, claim, ctx):
         rep, facts = assume(claim)
@@ -151,35 +196,72 @@ def _check_on_solutions(ev, domain: Domain, given: str, then: str, pts, rng, tri
                and ev.exprs[given].has(s_)]
     if not movable:
         return None
-    dps = ev.precision + 10
     for pt in pts[:tries]:
         s_ = rng.choice(movable)
-
-        def g(t):
-            q = dict(pt)
-            q[s_] = t
-            return ev.at(given, q, dps)
-        try:
-            with mpmath.workdps(dps):
-                root = mpmath.findroot(g, pt[s_], tol=mpmath.mpf(10) ** (-(dps - 5)))
-            root = real_value(root, "root")
-        except (Undefined, ValueError, ZeroDivisionError, TypeError):
+        root = _solve_in(ev, given, pt, s_)
+        if root is None:
             continue  # no solution found from here
+        cx = _follows_cx(ev, domain, given, then, pt, s_, root)
+        if cx is not None:
+            return NumericOutcome("counterexample", {}, cx,
+                                  witness={"point": {**pt, s_: root}, "solved": s_, "given": given, "then": then})
+    return None
+
+
+def _step_evaluator(claim, i, settings, screen):
+    """The evaluator of step i (0-based) against the previous one: both expressions (an
+    equation = equation step: both residuals), and for implies/equivalent the multiplier."""
+    syms = claim.domain.symbols()
+    prev, cur = claim.steps[i - 1], claim.steps[i]
+    if cur.relation == "equals":
+        exprs = {"previous": prev.expr, "step": cur.expr}
+        if isinstance(cur.expr, sp.Equality):  # equation = equation: both sides equal
+            exprs = {"previous": prev.expr.lhs - prev.expr.rhs, "step": cur.expr.lhs - cur.expr.rhs}
+        return Evaluator(syms, exprs, settings.precision, screen=screen, domain=claim.domain)
+    mult = cur.multiply_by if cur.multiply_by is not None else sp.cancel(
+        residual_of(cur.expr) / residual_of(prev.expr))
+    return Evaluator(syms, {"previous": residual_of(prev.expr), "step": residual_of(cur.expr), "multiplier": mult},
+                     settings.precision, screen=screen, domain=claim.domain)
+
+
+def _solve_in(ev, given, pt, s_):
+    """A solution in s_ of equation `given` found by root finding from pt, or None."""
+    dps = ev.precision + 10
+
+    def g(t):
         q = dict(pt)
-        q[s_] = root
-        if not in_interval(root, domain.sets[s_]) or not contains(domain, q, ev.precision):
-            continue
-        try:
-            gv = ev.at(given, q, ev.high)
-            tv = ev.at(then, q, ev.high)
-        except Undefined:
-            continue
-        # given holds to 2p/3 digits while `then` is clearly non-zero (above 10^(-p/3))
-        if abs(gv) < tol(ev.precision) and abs(tv) > mpmath.mpf(10) ** (-ev.precision // 3):
-            return NumericOutcome("counterexample", {}, {
-                "type": "does not follow", "point": point_repr(syms, q),
+        q[s_] = t
+        return ev.at(given, q, dps)
+    try:
+        with mpmath.workdps(dps):
+            root = mpmath.findroot(g, pt[s_], tol=mpmath.mpf(10) ** (-(dps - 5)))
+        return real_value(root, "root")
+    except (Undefined, ValueError, ZeroDivisionError, TypeError):
+        return None
+
+
+def _solution_cx(ev, domain, given, then, pt, s_):
+    """From pt, the solution of equation `given` in s_ found by root finding, and there the
+    counterexample when `then` does not hold (None: no solution found, or it holds)."""
+    root = _solve_in(ev, given, pt, s_)
+    return None if root is None else _follows_cx(ev, domain, given, then, pt, s_, root)
+
+
+def _follows_cx(ev, domain, given, then, pt, s_, root):
+    q = dict(pt)
+    q[s_] = root
+    if not in_interval(root, domain.sets[s_]) or not contains(domain, q, ev.precision):
+        return None
+    try:
+        gv = ev.at(given, q, ev.high)
+        tv = ev.at(then, q, ev.high)
+    except Undefined:
+        return None
+    # given holds to 2p/3 digits while `then` is clearly non-zero (above 10^(-p/3))
+    if abs(gv) < tol(ev.precision) and abs(tv) > mpmath.mpf(10) ** (-ev.precision // 3):
+        return {"type": "does not follow", "point": point_repr(ev.symbols, q),
                 f"{given} residual": fmt(gv, 6), f"{then} residual": fmt(tv),
-                "explanation": f"the {given} equation holds here but the {then} one does not"})
+                "explanation": f"the {given} equation holds here but the {then} one does not"}
     return None
 
 

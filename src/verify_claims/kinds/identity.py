@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..backends.numeric import Evaluator, check_equal, sample_points
 from ..backends.symbolic import PROVED, ProofOutcome, assume, short, zero_by
-from .base import Kind
+from .base import Kind, exactly_nonzero, point_target, start_point
 
 
 class IdentityKind(Kind):
@@ -21,6 +21,16 @@ class IdentityKind(Kind):
         ev = Evaluator(syms, {"lhs": claim.lhs, "rhs": claim.rhs}, settings.precision, screen=screen,
                        domain=claim.domain)
         return check_equal(ev, "lhs", "rhs", sample_points(claim.domain, settings, rng))
+
+    def shrink_target(self, claim, settings, cx, outcome):
+        syms = claim.domain.symbols()
+        ev = Evaluator(syms, {"lhs": claim.lhs, "rhs": claim.rhs}, settings.precision, domain=claim.domain)
+
+        def check(pt):
+            out = check_equal(ev, "lhs", "rhs", [pt])
+            return out.counterexample if out.verdict == "counterexample" else None
+        return point_target(claim.domain, syms, start_point(cx, outcome, syms), check,
+                            exactly_nonzero(claim.lhs - claim.rhs), settings)
 
     def prove(self, claim, ctx):
         rep, facts = assume(claim)

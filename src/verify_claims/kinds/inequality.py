@@ -14,7 +14,7 @@ import sympy as sp
 from ..backends.numeric import Evaluator, check_order, point_repr, sample_points
 from ..backends.symbolic import CERTIFIED, ProofOutcome, assume, prove_sign, zero_by
 from ..engine.goals import Goal, certify_claim, domain_point, short
-from .base import Kind
+from .base import Kind, point_target, start_point
 
 _SIGN_FOR = {"<": "negative", "<=": "nonpositive", ">": "positive", ">=": "nonnegative"}
 
@@ -39,6 +39,16 @@ class InequalityKind(Kind):
                        domain=claim.domain)
         pts = sample_points(claim.domain, settings, rng)
         return check_order(ev, claim.op, pts, syms)
+
+    def shrink_target(self, claim, settings, cx, outcome):
+        syms = claim.domain.symbols()
+        ev = Evaluator(syms, {"lhs": claim.lhs, "rhs": claim.rhs}, settings.precision, domain=claim.domain)
+
+        def check(pt):
+            out = check_order(ev, claim.op, [pt], syms)
+            return out.counterexample if out.verdict == "counterexample" else None
+        return point_target(claim.domain, syms, start_point(cx, outcome, syms), check,
+                            exactly_violated(claim.lhs - claim.rhs, claim.op), settings)
 
     def prove(self, claim, ctx):
         rep, facts = assume(claim)
@@ -71,6 +81,19 @@ def inequality_goals(lhs, op, rhs, domain, text="") -> list:
                                                                  f"{text}{a} vs: ")]
     return [Goal(sp.sympify(big) - sp.sympify(small), want, domain, f"{text}{short(big)} - ({short(small)}) "
                  f"{'> 0' if want == 'positive' else '>= 0'}")]
+
+
+def exactly_violated(d, op):
+    """Exact confirmation that `d op 0` fails at a rational point (None: d is not a rational
+    number there)."""
+    from ..backends.shrink import exact_sign
+
+    def exactly(point):
+        s = exact_sign(d, point)
+        if s is None:
+            return None
+        return not {"<": s < 0, "<=": s <= 0, ">": s > 0, ">=": s >= 0}[op]
+    return exactly
 
 
 def recheck_inequality(claim, settings):

@@ -16,7 +16,7 @@ import sympy as sp
 from ..backends.numeric import Evaluator, NumericOutcome, Undefined, fmt, point_repr, sample_points, undefined_cx
 from ..backends.symbolic import PROVED, ProofOutcome, assume, short, zero_by
 from ..engine.goals import Certificate
-from .base import Kind
+from .base import Kind, point_target, start_point
 
 
 class LimitKind(Kind):
@@ -33,12 +33,7 @@ class LimitKind(Kind):
         has_sum = claim.expr.has(sp.Sum)
         ev = Evaluator(allsyms, {"f": claim.expr, "value": claim.value}, settings.precision)
         point = sp.sympify(claim.point)
-        integer_var = bool(x.is_integer)
-        if point.is_infinite:
-            # direct summation of a Sum costs O(x): a denser, shorter ladder for it
-            ladder = [mpmath.log10(v) for v in (16, 64, 256, 1024)] if has_sum else [2, 4, 8, 16, 24]
-        else:
-            ladder = [2, 4, 8, 16, 24]
+        ladder = _ladder(claim)
         directions = ["+", "-"] if claim.direction == "+-" else [claim.direction]
         if point.is_infinite:  # there is only one way to approach +-oo
             directions = ["-" if point is sp.oo else "+"]
@@ -46,25 +41,18 @@ class LimitKind(Kind):
         # a limit is pointwise in the parameters: a parameter pressed to 1e-20 (x**a with
         # a = 1e-20) converges far beyond any ladder, so parameters stay in the interior
         pts = sample_points(claim.domain, settings, rng, n, edges=False) if syms else [{}]
-        infinite_value = sp.sympify(claim.value).is_infinite
-        # approaching 0 or oo by 10^k while parameters sit 1e-20 from their own ends can
-        # cancel ~2k + 20 digits; the working precision grows with the ladder for that
-        base_dps = settings.precision + 2 * int(max(ladder)) + 30
+        base_dps = _base_dps(settings, ladder)
         worst = None
         for pt in pts:
             for dirn in directions:
-                verdict, why, vals = _limit_ladder(ev, pt, x, point, dirn, ladder, integer_var,
-                                                   infinite_value, claim.value, base_dps, allsyms)
-                if verdict == "counterexample":  # confirm with twice the digits before reporting
-                    verdict, why, vals = _limit_ladder(ev, pt, x, point, dirn, ladder, integer_var,
-                                                       infinite_value, claim.value, 2 * base_dps, allsyms)
+                verdict, why, vals = _judged(ev, claim, pt, dirn, ladder, base_dps)
                 if verdict == "undefined":
-                    return NumericOutcome("counterexample", {"points": len(pts)}, why)
+                    return NumericOutcome("counterexample", {"points": len(pts)}, why,
+                                          witness={"point": pt, "direction": dirn})
                 if verdict == "counterexample":
-                    cx = {"type": "limit differs", "point": point_repr(syms, pt), "direction": dirn,
-                          "approach": [{str(x): fmt(xv, 8), "f": fmt(fv)} for xv, fv in vals],
-                          "claimed": str(claim.value), "explanation": why}
-                    return NumericOutcome("counterexample", {"points": len(pts)}, cx)
+                    return NumericOutcome("counterexample", {"points": len(pts)},
+                                          _differs_cx(claim, syms, pt, dirn, vals, why),
+                                          witness={"point": pt, "direction": dirn})
                 if verdict == "inconclusive":
                     worst = {"point": point_repr(syms, pt), "direction": dirn, "explanation": why,
                              "approach": [{str(x): fmt(xv, 8), "f": fmt(fv)} for xv, fv in vals]}
@@ -104,11 +92,72 @@ class LimitKind(Kind):
         return ProofOutcome(PROVED, "sympy.limit", {"limit": {k: short(v) for k, v in results.items()}})
 
 
+    def shrink_target(self, claim, settings, cx, outcome):
+        """The parameters (inside their intervals: a limit is pointwise in them, and a
+        parameter at an end converges beyond any ladder), with the same direction."""
+        syms = claim.domain.symbols()
+        if not syms or cx.get("type") not in ("limit differs", "undefined"):
+            return None
+        w = outcome.witness if outcome is not None else None
+        dirn = (w or {}).get("direction") or cx.get("direction")
+        if dirn is None:
+            return None
+        ev = Evaluator(syms + (claim.var,), {"f": claim.expr, "value": claim.value}, settings.precision)
+        ladder = _ladder(claim)
+        base_dps = _base_dps(settings, ladder)
+
+        def check(pt):
+            verdict, why, vals = _judged(ev, claim, pt, dirn, ladder, base_dps)
+            if verdict == "undefined":
+                return why
+            if verdict == "counterexample":
+                return _differs_cx(claim, syms, pt, dirn, vals, why)
+            return None
+        how = f"along the approach ladder at {base_dps} and {2 * base_dps} digits"
+        return point_target(claim.domain, syms, start_point(cx, outcome, syms), check, None, settings, how,
+                            interior=True)
+
     # ------------------------------------------------------------------ limits (reason only)
 
     def certify(self, claim, ctx, proof, numeric, budget):
         # no certification method handles limits: only the reason is recorded
         return Certificate("undecided", reason=limit_reason(claim, proof.evidence, numeric.evidence))
+
+
+def _ladder(claim) -> list:
+    """The approach ladder: x = point +- 10^-k, or 10^k towards infinity (denser and
+    shorter for a Sum whose direct summation costs O(x))."""
+    if sp.sympify(claim.point).is_infinite and claim.expr.has(sp.Sum):
+        return [mpmath.log10(v) for v in (16, 64, 256, 1024)]
+    return [2, 4, 8, 16, 24]
+
+
+def _base_dps(settings, ladder) -> int:
+    # approaching 0 or oo by 10^k while parameters sit 1e-20 from their own ends can
+    # cancel ~2k + 20 digits; the working precision grows with the ladder for that
+    return settings.precision + 2 * int(max(ladder)) + 30
+
+
+def _judged(ev, claim, pt, dirn, ladder, base_dps):
+    """The ladder's verdict at a parameter point; a counterexample is confirmed with twice
+    the digits before it is believed."""
+    x, point = claim.var, sp.sympify(claim.point)
+    integer_var = bool(x.is_integer)
+    infinite_value = sp.sympify(claim.value).is_infinite
+    allsyms = ev.symbols
+    verdict, why, vals = _limit_ladder(ev, pt, x, point, dirn, ladder, integer_var, infinite_value, claim.value,
+                                       base_dps, allsyms)
+    if verdict == "counterexample":  # confirm with twice the digits before reporting
+        verdict, why, vals = _limit_ladder(ev, pt, x, point, dirn, ladder, integer_var, infinite_value,
+                                           claim.value, 2 * base_dps, allsyms)
+    return verdict, why, vals
+
+
+def _differs_cx(claim, syms, pt, dirn, vals, why) -> dict:
+    x = claim.var
+    return {"type": "limit differs", "point": point_repr(syms, pt), "direction": dirn,
+            "approach": [{str(x): fmt(xv, 8), "f": fmt(fv)} for xv, fv in vals],
+            "claimed": str(claim.value), "explanation": why}
 
 
 def _approach(point, direction, k, dps):

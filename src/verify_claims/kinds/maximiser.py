@@ -24,7 +24,7 @@ from ..backends.symbolic import CERTIFIED, ProofOutcome, assume, is_linear, prov
 from ..engine.goals import Certificate, Goal, methods_for, none_check, open_interval, solve_goal, undecided
 from ..model.claims import substitute
 from ..model.domain import Domain
-from .base import Kind, derived, objective_gradient
+from .base import Kind, derived, objective_gradient, start_point
 
 
 class MaximiserKind(Kind):
@@ -59,19 +59,15 @@ class MaximiserKind(Kind):
         for pt in pts:
             star = dict(pt)
             try:
-                for v in wrt:
-                    star[v] = mpmath.mpf(0)
-                for v in wrt:
-                    star[v] = ev.at(f"at[{v}]", dict(star), settings.precision + 20)
+                _claimed(ev, star, wrt, settings)
                 where = _feasibility(feasible, star, wrt, settings.precision)
                 if where == "edge":
                     # within rounding of the boundary (e.g. 1 - 1e-400000): not resolvable here
                     unresolved += 1
                     continue
                 if where == "no":
-                    return NumericOutcome("counterexample", {"parameter_points": len(pts)}, {
-                        "type": "claimed maximiser is infeasible", "point": point_repr(params, pt),
-                        **{str(v): fmt(star[v]) for v in wrt}})
+                    return NumericOutcome("counterexample", {"parameter_points": len(pts)},
+                                          _infeasible_cx(params, pt, star, wrt), witness={"point": pt})
                 fstar = ev.at("f", star, settings.precision)
             except Undefined as exc:
                 # within rounding of the boundary, or a complex residue of a cancellation the
@@ -80,7 +76,7 @@ class MaximiserKind(Kind):
                 if exc.near_real or _feasibility(feasible, star, wrt, settings.precision) == "edge":
                     unresolved += 1
                     continue
-                return NumericOutcome("counterexample", {}, undefined_cx(params, pt, exc))
+                return NumericOutcome("counterexample", {}, undefined_cx(params, pt, exc), witness={"point": pt})
             rivals = []
             if claim.scope == "global":
                 for c in sample_points(feasible, settings, rng, n_cmp):
@@ -102,19 +98,10 @@ class MaximiserKind(Kind):
                     if fstar_float is not None and screen_order("<", ev.float_at("f", q), fstar_float):
                         compared += 1
                         continue  # clearly worse than the claimed point, in doubles
-                    fq = ev.at("f", q, settings.precision)
-                    worse = fq - fstar
-                    if worse > tol(settings.precision) * max(1, abs(fstar)):
-                        fq = ev.at("f", q, ev.high)
-                        fs = ev.at("f", star, ev.high)
-                        with mpmath.workdps(ev.high):
-                            worse = fq - fs
-                        if worse > tol(ev.high) * max(1, abs(fs)):
-                            return NumericOutcome("counterexample", {"parameter_points": len(pts)}, {
-                                "type": "a feasible point does better", "point": point_repr(params, pt),
-                                "claimed": {str(v): fmt(star[v]) for v in wrt},
-                                "objective(claimed)": fmt(fs),
-                                "better": {str(v): fmt(q[v]) for v in wrt}, "objective(better)": fmt(fq)})
+                    cx = _does_better(ev, params, pt, star, fstar, q, wrt, settings)
+                    if cx is not None:
+                        return NumericOutcome("counterexample", {"parameter_points": len(pts)}, cx,
+                                              witness={"point": pt, "better": q})
                     compared += 1
                 except Undefined:
                     continue  # the objective may be undefined at a rival; that rival cannot win
@@ -125,6 +112,129 @@ class MaximiserKind(Kind):
         if unresolved == len(pts) or compared == 0:  # nothing was actually compared
             return NumericOutcome("inconclusive", evidence)
         return NumericOutcome("consistent", evidence)
+
+    def shrink_target(self, claim, settings, cx, outcome):
+        """The parameters are the coordinates (the claimed point follows from them).  For
+        "a feasible point does better", the rival moves with the claimed point while they
+        shrink (the same offset from it: a perturbation stays a perturbation); then, for a
+        global maximiser, the rival itself shrinks within the feasible set.  A local one
+        keeps its rival at the raw offset: only a nearby point refutes a local maximum."""
+        from ..backends.sampling import contains
+        from ..backends.shrink import Coordinate, Target, exact_sign, parse_point
+        params = claim.domain.symbols()
+        wrt = tuple(claim.wrt)
+        kind = cx.get("type")
+        if kind not in ("a feasible point does better", "claimed maximiser is infeasible", "undefined"):
+            return None
+        start = start_point(cx, outcome, params) if params else {}
+        if start is None:
+            return None
+        feasible = derived(claim, "feasible set", claim.feasible)
+        obj = objective(claim)
+        exprs = {"f": obj, **{f"at[{v}]": claim.at[v] for v in wrt}}
+        ev = Evaluator(params + wrt, exprs, settings.precision, domain=claim.domain)
+        high = 2 * settings.precision + 10
+        dps = 2 * high + 20
+        offsets = {}
+        if kind == "a feasible point does better":
+            w = outcome.witness if outcome is not None else None
+            rival = {v: w["better"][v] for v in wrt} if w and "better" in w else parse_point(cx, wrt, "better")
+            if rival is None:
+                return None
+            try:
+                star = dict(start)
+                _claimed(ev, star, wrt, settings)
+            except Undefined:
+                return None
+            with mpmath.workdps(dps):
+                offsets = {("offset", v): rival[v] - star[v] for v in wrt}
+
+        def claimed_at(pt):
+            """(parameters, claimed point, its objective value) or a counterexample/None."""
+            par = {s_: pt[s_] for s_ in params}
+            star = dict(par)
+            try:
+                _claimed(ev, star, wrt, settings)
+                where = _feasibility(feasible, star, wrt, settings.precision)
+                if kind == "claimed maximiser is infeasible":
+                    return _infeasible_cx(params, par, star, wrt) if where == "no" else None
+                if where != "yes":
+                    return None
+                fstar = ev.at("f", star, settings.precision)
+            except Undefined as exc:
+                if exc.near_real or _feasibility(feasible, star, wrt, settings.precision) == "edge":
+                    return None
+                return undefined_cx(params, par, exc) if kind == "undefined" else None
+            return None if kind == "undefined" else (par, star, fstar)
+
+        def better_at(par, star, fstar, q):
+            if _feasibility(feasible, q, wrt, settings.precision) != "yes":
+                return None
+            try:
+                return _does_better(ev, params, par, star, fstar, q, wrt, settings)
+            except Undefined:
+                return None
+
+        def check(pt):
+            got = claimed_at(pt)
+            if not isinstance(got, tuple):
+                return got
+            par, star, fstar = got
+            with mpmath.workdps(dps):
+                q = {**par, **{v: star[v] + pt[("offset", v)] for v in wrt}}
+            return better_at(par, star, fstar, q)
+
+        def does_better_exactly(point, rival):
+            par = {s_: point[s_] for s_ in params}
+            star = {v: sp.sympify(claim.at[v]).xreplace(par) for v in wrt}
+            q = rival(star)
+            s_ = exact_sign(obj.xreplace({**par, **q}) - obj.xreplace({**par, **star}), {})
+            return None if s_ is None else s_ > 0
+
+        def exactly(point):
+            if kind == "claimed maximiser is infeasible":
+                par = {s_: point[s_] for s_ in params}
+                star = {v: sp.sympify(claim.at[v]).xreplace(par) for v in wrt}
+                if not all(val.is_Rational for val in star.values()):
+                    return None
+                inside = all(feasible.sets[v].contains(star[v]) == sp.true for v in wrt) and all(
+                    sp.sympify(rel).xreplace(star) == sp.true for rel in feasible.where)
+                return not inside
+            return does_better_exactly(point, lambda star: {v: star[v] + point[("offset", v)] for v in wrt})
+
+        def rival_phase(values):
+            """With the parameters shrunk, the rival itself shrinks in the feasible set."""
+            par = {s_: values[s_] for s_ in params}
+            par_mp = {s_: _as_mpf(v, dps) for s_, v in par.items()}
+            star = dict(par_mp)
+            try:
+                _claimed(ev, star, wrt, settings)
+                fstar = ev.at("f", star, settings.precision)
+            except Undefined:
+                return None
+            with mpmath.workdps(dps):
+                q0 = {v: star[v] + values[("offset", v)] for v in wrt}
+
+            def check2(pt):
+                q = {**par_mp, **{v: pt[("better", v)] for v in wrt}}
+                return better_at(par_mp, star, fstar, q)
+
+            def exactly2(point):
+                return does_better_exactly(point, lambda star_: {v: point[("better", v)] for v in wrt})
+            coords2 = [Coordinate(("better", v), (("better", str(v)),), feasible.sets[v], q0[v],
+                                  raw=rival[v]) for v in wrt]
+            return Target(coords2, check2, exactly2, None, f"at {settings.precision} and {high} digits",
+                          dps=dps, fixed=par)
+
+        coords = [Coordinate(s_, (("point", str(s_)),), claim.domain.sets[s_], start[s_]) for s_ in params]
+        if offsets and not params:
+            # no parameters: only the rival can shrink
+            return rival_phase({**offsets}) if claim.scope == "global" else None
+        how = (f"the claimed point outside the feasible set at {settings.precision + 20} digits"
+               if kind == "claimed maximiser is infeasible" else f"at {settings.precision} and {high} digits")
+        return Target(coords, check, exactly, lambda pt: contains(claim.domain, pt, settings.precision), how,
+                      dps=dps, fixed=offsets,
+                      then=rival_phase if offsets and claim.scope == "global" else None)
 
     def prove(self, claim, ctx):
         feas = claim.feasible()
@@ -202,6 +312,46 @@ class MaximiserKind(Kind):
         first_order = proof.evidence.get("first_order") == "gradient vanishes (proved)"
         t0 = time.process_time()
         return _certify_maximiser(claim, methods, t0, t0 + budget, first_order, ctx.trace)
+
+
+def _as_mpf(v, dps):
+    """A coordinate value as mpf (a shrunk one is an exact sympy Rational)."""
+    if isinstance(v, sp.Basic):
+        with mpmath.workdps(dps):
+            return mpmath.mpf(int(v.p)) / int(v.q)
+    return v
+
+
+def _claimed(ev, star, wrt, settings) -> dict:
+    """The claimed maximiser's coordinates (at p + 20 digits) added to the parameter point
+    `star`, in place (as far as they are defined)."""
+    for v in wrt:
+        star[v] = mpmath.mpf(0)
+    for v in wrt:
+        star[v] = ev.at(f"at[{v}]", dict(star), settings.precision + 20)
+    return star
+
+
+def _infeasible_cx(params, pt, star, wrt) -> dict:
+    return {"type": "claimed maximiser is infeasible", "point": point_repr(params, pt),
+            **{str(v): fmt(star[v]) for v in wrt}}
+
+
+def _does_better(ev, params, pt, star, fstar, q, wrt, settings):
+    """The counterexample when the feasible rival q beats the claimed point star (f(star) =
+    fstar at the working precision): better at p digits, and again at 2p + 10; else None."""
+    fq = ev.at("f", q, settings.precision)
+    worse = fq - fstar
+    if worse > tol(settings.precision) * max(1, abs(fstar)):
+        fq = ev.at("f", q, ev.high)
+        fs = ev.at("f", star, ev.high)
+        with mpmath.workdps(ev.high):
+            worse = fq - fs
+        if worse > tol(ev.high) * max(1, abs(fs)):
+            return {"type": "a feasible point does better", "point": point_repr(params, pt),
+                    "claimed": {str(v): fmt(star[v]) for v in wrt}, "objective(claimed)": fmt(fs),
+                    "better": {str(v): fmt(q[v]) for v in wrt}, "objective(better)": fmt(fq)}
+    return None
 
 
 def _feasibility(feasible: Domain, pt, wrt, precision) -> str:

@@ -85,24 +85,76 @@ class MonotonicKind(Kind):
             try:
                 if screen and screen_order(op, ev.float_at("f", p1), ev.float_at("f", p2)):
                     continue
-                pair = Diff(ev, "f", p1, "f", p2)
-                res = decide_order(op, pair, lambda: exactly_zero(
-                    claim.expr.xreplace({x: exact(p1[x])}) - claim.expr.xreplace({x: exact(p2[x])}),
-                    [s_ for s_ in syms if s_ != x], pt))
+                res, cx = _pair_verdict(claim, ev, op, syms, p1, p2)
                 if res is True:
-                    f1, f2 = pair.values
-                    return NumericOutcome("counterexample", {"pairs": pairs}, {
-                        "type": f"not {claim.direction}", "point": point_repr(syms, p1),
-                        f"{x} (first)": fmt(p1[x]), f"{x} (second)": fmt(p2[x]),
-                        "f(first)": fmt(f1), "f(second)": fmt(f2)})
+                    return NumericOutcome("counterexample", {"pairs": pairs}, cx, witness={"p1": p1, "p2": p2})
                 if res is None:
                     tight += 1
             except Undefined as exc:
-                return NumericOutcome("counterexample", {"pairs": pairs}, undefined_cx(syms, p1, exc))
+                return NumericOutcome("counterexample", {"pairs": pairs}, undefined_cx(syms, p1, exc),
+                                      witness={"p1": p1, "p2": p2})
         ev_ = {"pairs": pairs, "digits": settings.precision, "tight_pairs": tight}
         if screen:
             ev_["screened_in_floats"] = screened
         return NumericOutcome("inconclusive" if tight == pairs else "consistent", ev_)
+
+    def shrink_target(self, claim, settings, cx, outcome):
+        """The parameters and the pair's two values of the variable (first < second) are
+        the coordinates."""
+        from ..backends.shrink import Coordinate, Target, exact_sign, parse_point
+        syms = claim.domain.symbols()
+        x = claim.var
+        params = [s_ for s_ in syms if s_ != x]
+        first, second = f"{x} (first)", f"{x} (second)"
+        w = outcome.witness if outcome is not None else None
+        if w and "p1" in w:
+            p1, p2 = w["p1"], w["p2"]
+        else:
+            p1 = parse_point(cx, syms)
+            if p1 is None or cx.get("type") == "undefined":
+                return None
+            try:
+                p2 = {**p1, x: mpmath.mpf(cx[second])}
+            except (KeyError, TypeError, ValueError):
+                return None
+        st = claim.domain.sets[x]
+        ev = Evaluator(syms, {"f": claim.expr}, settings.precision, domain=claim.domain)
+        op = _op(claim)
+
+        def pair(pt):
+            q1, q2 = {s_: pt[s_] for s_ in params}, {s_: pt[s_] for s_ in params}
+            q1[x], q2[x] = pt[first], pt[second]
+            return q1, q2
+
+        def admissible(pt):
+            q1, q2 = pair(pt)
+            return q1[x] < q2[x] and contains(claim.domain, q1, settings.precision) and contains(
+                claim.domain, q2, settings.precision)
+
+        def check(pt):
+            q1, q2 = pair(pt)
+            try:
+                res, found = _pair_verdict(claim, ev, op, syms, q1, q2)
+            except Undefined as exc:
+                return undefined_cx(syms, q1, exc)
+            return found if res is True else None
+
+        def exactly(point):
+            q1, q2 = dict(point), dict(point)
+            q1[x], q2[x] = point[first], point[second]
+            d = claim.expr.xreplace(q2) - claim.expr.xreplace(q1)  # f(second) - f(first)
+            s_ = exact_sign(d, {})
+            if s_ is None:
+                return None
+            holds = {"<": s_ > 0, "<=": s_ >= 0, ">": s_ < 0, ">=": s_ <= 0}[op]
+            return not holds
+
+        coords = [Coordinate(s_, (("point", str(s_)),), claim.domain.sets[s_], p1[s_]) for s_ in params]
+        coords += [Coordinate(first, (("point", str(x)), (first,)), st, p1[x]),
+                   Coordinate(second, ((second,),), st, p2[x])]
+        high = 2 * settings.precision + 10
+        return Target(coords, check, exactly, admissible, f"at {high} and {2 * high} digits (stable across "
+                      "precisions)", dps=2 * high + 20)
 
     def prove(self, claim, ctx):
         rep, facts = assume(claim)
@@ -144,6 +196,27 @@ class MonotonicKind(Kind):
 
         return certify_claim(claim, self.goals(claim), recheck_monotonic(claim, ctx.settings), budget, ctx.trace,
                              before=before)
+
+
+def _op(claim) -> str:
+    """The order f(first) op f(second) the claim asserts for first < second."""
+    return ("<" if claim.strict else "<=") if claim.direction == "increasing" else (">" if claim.strict else ">=")
+
+
+def _pair_verdict(claim, ev, op, syms, p1, p2):
+    """(True, counterexample) when f(first) op f(second) fails for the pair, confirmed as
+    ``decide_order`` confirms a violation; (False, None) when it holds; (None, None) when
+    unresolved."""
+    x = claim.var
+    pair = Diff(ev, "f", p1, "f", p2)
+    res = decide_order(op, pair, lambda: exactly_zero(
+        claim.expr.xreplace({x: exact(p1[x])}) - claim.expr.xreplace({x: exact(p2[x])}),
+        [s_ for s_ in syms if s_ != x], p1))
+    if res is not True:
+        return res, None
+    f1, f2 = pair.values
+    return True, {"type": f"not {claim.direction}", "point": point_repr(syms, p1),
+                  f"{x} (first)": fmt(p1[x]), f"{x} (second)": fmt(p2[x]), "f(first)": fmt(f1), "f(second)": fmt(f2)}
 
 
 def _breakpoints(expr, x):

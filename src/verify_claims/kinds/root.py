@@ -26,7 +26,7 @@ from ..backends.sampling import in_interval
 from ..backends.symbolic import CERTIFIED, PROVED, ProofOutcome, assume, prove_sign, short, weakest, zero_by
 from ..engine.goals import Found, Goal, certify_claim, domain_point, none_check, open_interval, solve_goal
 from ..model.domain import Domain
-from .base import Kind, derived
+from .base import Kind, derived, point_target, start_point
 
 
 class RootKind(Kind):
@@ -71,41 +71,40 @@ class RootKind(Kind):
             if screen and _screen_point(ev, claim, poly, p, x, iv):
                 screened += 1
                 continue
-            try:
-                v = ev.at("value", p, settings.precision + 20)
-                p[x] = v
-                r = ev.at("residual", p, settings.precision)
-                scale = max(1, abs(v), ev.at("terms", p, settings.precision))
-                if abs(r) > tol(settings.precision) * scale:
-                    ph = dict(p)
-                    ph[x] = mpmath.mpf(0)
-                    ph[x] = ev.at("value", ph, 2 * ev.high)
-                    r = ev.at("residual", ph, 2 * ev.high)
-                    if abs(r) > tol(settings.precision) * scale:
-                        return NumericOutcome("counterexample", {"points": len(pts)}, {
-                            "type": "not a root", "point": point_repr(syms, pt), str(x): fmt(v),
-                            "residual": fmt(r, 6)})
-                if not in_interval(v, iv) and not _near_interval(v, iv, settings.precision):
-                    return NumericOutcome("counterexample", {"points": len(pts)}, {
-                        "type": "root outside the interval", "point": point_repr(syms, pt),
-                        str(x): fmt(v), "interval": str(iv)})
-                if claim.unique:
-                    others = _roots_in(ev, poly, p, x, iv, settings)
-                    distinct = [o for o in others if abs(o - v) > mpmath.mpf(10) ** (-settings.precision // 3)
-                                * max(1, abs(v))]
-                    if distinct:
-                        return NumericOutcome("counterexample", {"points": len(pts)}, {
-                            "type": "another root in the interval", "point": point_repr(syms, pt),
-                            f"{x} (claimed)": fmt(v), f"{x} (other)": fmt(distinct[0]),
-                            "interval": str(iv)})
-            except Undefined as exc:
-                return NumericOutcome("counterexample", {"points": len(pts)}, undefined_cx(allsyms, p, exc))
+            cx = _root_cx(ev, claim, poly, pt, settings)
+            if cx is not None:
+                return NumericOutcome("counterexample", {"points": len(pts)}, cx, witness={"point": pt})
         evidence = {"points": len(pts), "digits": settings.precision,
                     "uniqueness": "polynomial roots" if poly is not None else
                     ("sign changes on a grid" if claim.unique else "not claimed")}
         if screen:
             evidence["screened_in_floats"] = screened
         return NumericOutcome("consistent", evidence)
+
+    def shrink_target(self, claim, settings, cx, outcome):
+        syms = claim.domain.symbols()
+        x = claim.var
+        allsyms = syms + (x,)
+        exprs, poly = derived(claim, "numeric expressions", lambda: _numeric_expressions(claim))
+        ev = Evaluator(allsyms, exprs, settings.precision, domain=claim.domain)
+
+        def check(pt):
+            return _root_cx(ev, claim, poly, pt, settings)
+
+        def exactly(point):
+            value = sp.sympify(claim.value).xreplace(point)
+            if cx.get("type") == "not a root":
+                r = claim.residual().xreplace({**point, x: value})
+                return bool(r != 0) if r.is_Rational else None
+            if cx.get("type") == "root outside the interval":
+                return (not bool(claim.interval.contains(value))) if value.is_Rational else None
+            return None  # another root: found numerically (a sign change or a polynomial root)
+        high = ev.high
+        how = {"not a root": f"the residual at {settings.precision} and {2 * high} digits",
+               "root outside the interval": f"the value at {settings.precision + 20} digits",
+               "another root in the interval": f"the roots at {settings.precision + 20} digits"}
+        return point_target(claim.domain, syms, start_point(cx, outcome, syms), check, exactly, settings,
+                            how.get(cx.get("type")))
 
     def prove(self, claim, ctx):
         rep, facts = assume(claim)
@@ -152,6 +151,43 @@ class RootKind(Kind):
 
         return certify_claim(claim, self.goals(claim), recheck_root_value(claim, ctx.settings), budget, ctx.trace,
                              after=after)
+
+
+def _root_cx(ev, claim, poly, pt, settings):
+    """The counterexample at a parameter point (the value does not solve the equation, lies
+    outside the interval, another root lies in it, or it is undefined), or None."""
+    p = dict(pt)
+    p[claim.var] = mpmath.mpf(0)
+    try:
+        return _root_cx_at(ev, claim, poly, pt, p, settings)
+    except Undefined as exc:
+        return undefined_cx(ev.symbols, p, exc)
+
+
+def _root_cx_at(ev, claim, poly, pt, p, settings):
+    syms = claim.domain.symbols()
+    x, iv = claim.var, claim.interval
+    v = ev.at("value", p, settings.precision + 20)
+    p[x] = v
+    r = ev.at("residual", p, settings.precision)
+    scale = max(1, abs(v), ev.at("terms", p, settings.precision))
+    if abs(r) > tol(settings.precision) * scale:
+        ph = dict(p)
+        ph[x] = mpmath.mpf(0)
+        ph[x] = ev.at("value", ph, 2 * ev.high)
+        r = ev.at("residual", ph, 2 * ev.high)
+        if abs(r) > tol(settings.precision) * scale:
+            return {"type": "not a root", "point": point_repr(syms, pt), str(x): fmt(v), "residual": fmt(r, 6)}
+    if not in_interval(v, iv) and not _near_interval(v, iv, settings.precision):
+        return {"type": "root outside the interval", "point": point_repr(syms, pt), str(x): fmt(v),
+                "interval": str(iv)}
+    if claim.unique:
+        others = _roots_in(ev, poly, p, x, iv, settings)
+        distinct = [o for o in others if abs(o - v) > mpmath.mpf(10) ** (-settings.precision // 3) * max(1, abs(v))]
+        if distinct:
+            return {"type": "another root in the interval", "point": point_repr(syms, pt),
+                    f"{x} (claimed)": fmt(v), f"{x} (other)": fmt(distinct[0]), "interval": str(iv)}
+    return None
 
 
 def _numeric_expressions(claim):
@@ -591,7 +627,6 @@ def _smt_other_root(claim, dom, deadline, settings):
         return None, f"declined: {exc}"
     except (TypeError, ValueError) as exc:
         return None, f"declined: {exc}"
-    t0 = time.process_time()
     for cond, text in tr.obligations:
         s = smt.new_solver(deadline)
         s.add(*cons, *tr.aux, z3.Not(cond))

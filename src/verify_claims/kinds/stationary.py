@@ -10,7 +10,8 @@ from ..backends.numeric import (SCREEN_EQUAL, Evaluator, NumericOutcome, Undefin
                                 sample_points, tol, undefined_cx)
 from ..backends.symbolic import PROVED, ProofOutcome, assume, short, zero_by
 from ..model.claims import substitute
-from .base import Kind, derived, objective_gradient
+from ..backends.shrink import exact_sign
+from .base import Kind, derived, objective_gradient, point_target, start_point
 
 
 class StationaryKind(Kind):
@@ -42,27 +43,46 @@ class StationaryKind(Kind):
                         if fv is not None and abs(fv) <= SCREEN_EQUAL:
                             screened += 1
                             continue
-                    v = ev.at(name, pt, settings.precision)
-                    if abs(v) > tol(settings.precision):
-                        v = ev.at(name, pt, ev.high)
-                        if abs(v) > tol(settings.precision):
-                            # a real residual is stable across precisions; cancellation
-                            # error (1 - x with x = 1 - 1e-41) shrinks with more digits
-                            v2 = ev.at(name, pt, 2 * ev.high)
-                            if abs(v2) > tol(settings.precision) and abs(v2 - v) <= abs(v2) / 100:
-                                return NumericOutcome("counterexample", {"points": len(pts)}, {
-                                    "type": "gradient does not vanish", "point": point_repr(syms, pt),
-                                    name: fmt(v2)})
-                            unresolved += 1
-                            continue
+                    v, cx = _residual_at(ev, name, pt, settings)
+                    if cx is not None:
+                        return NumericOutcome("counterexample", {"points": len(pts)}, cx, witness={"point": pt})
+                    if v is None:
+                        unresolved += 1
+                        continue
                     max_abs = max(max_abs, abs(v))
                 except Undefined as exc:
-                    return NumericOutcome("counterexample", {"points": len(pts)}, undefined_cx(syms, pt, exc))
+                    return NumericOutcome("counterexample", {"points": len(pts)}, undefined_cx(syms, pt, exc),
+                                          witness={"point": pt})
         evidence = {"points": len(pts), "digits": settings.precision, "max_abs_residual": fmt(max_abs, 3),
                     "unresolved_points": unresolved}
         if screen:
             evidence["screened_in_floats"] = screened
         return NumericOutcome("inconclusive" if unresolved == len(pts) else "consistent", evidence)
+
+    def shrink_target(self, claim, settings, cx, outcome):
+        syms = claim.domain.symbols()
+        residuals = residuals_at(claim)
+        exprs = {f"residual[{i}]": r for i, r in enumerate(residuals)}
+        ev = Evaluator(syms, exprs, settings.precision, domain=claim.domain)
+
+        def check(pt):
+            try:
+                for name in exprs:
+                    _, found = _residual_at(ev, name, pt, settings)
+                    if found is not None:
+                        return found
+            except Undefined as exc:
+                return undefined_cx(syms, pt, exc)
+            return None
+
+        def exactly(point):
+            signs = [exact_sign(r, point) for r in residuals]
+            if any(s_ for s_ in signs):
+                return True  # a residual is exactly a non-zero rational
+            return False if all(s_ == 0 for s_ in signs) else None
+        high = ev.high
+        return point_target(claim.domain, syms, start_point(cx, outcome, syms), check, exactly, settings,
+                            f"at {settings.precision}, {high} and {2 * high} digits (stable across precisions)")
 
     def prove(self, claim, ctx):
         rep, facts = assume(claim)
@@ -74,6 +94,24 @@ class StationaryKind(Kind):
                 return ProofOutcome(None, "sympy", {"residual": short(res)})
             out.append(how)
         return ProofOutcome(PROVED, "sympy (gradient at the point)", {"strategies": out})
+
+
+def _residual_at(ev, name, pt, settings):
+    """(value, None) where the residual vanishes to the precision's tolerance, (None, None)
+    where it is unresolved, (value, counterexample) where it is non-zero and stable across
+    precisions."""
+    v = ev.at(name, pt, settings.precision)
+    if abs(v) > tol(settings.precision):
+        v = ev.at(name, pt, ev.high)
+        if abs(v) > tol(settings.precision):
+            # a real residual is stable across precisions; cancellation error (1 - x with
+            # x = 1 - 1e-41) shrinks with more digits
+            v2 = ev.at(name, pt, 2 * ev.high)
+            if abs(v2) > tol(settings.precision) and abs(v2 - v) <= abs(v2) / 100:
+                return v2, {"type": "gradient does not vanish", "point": point_repr(ev.symbols, pt),
+                            name: fmt(v2)}
+            return None, None
+    return v, None
 
 
 def residuals_at(claim) -> list:

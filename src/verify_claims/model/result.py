@@ -93,8 +93,10 @@ class Result:
 
 
 def counterexample_lines(cx: dict) -> list:
-    """A counterexample dict as lines: its kind, the point, then every other quantity."""
+    """A counterexample dict as lines: its kind, the point, then every other quantity; a
+    shrunk counterexample first, then the raw one it was shrunk from."""
     cx = dict(cx)
+    raw = cx.pop("raw", None)
     out = [f"counterexample ({cx.pop('type', 'counterexample')}):"]
     point = cx.pop("point", None)
     if isinstance(point, dict) and point:
@@ -103,6 +105,10 @@ def counterexample_lines(cx: dict) -> list:
         if isinstance(v, dict):
             v = ", ".join(f"{a} = {b}" for a, b in v.items())
         out.append(f"  {k} = {v}")
+    if isinstance(raw, dict) and raw:
+        first, *rest = counterexample_lines(raw)
+        out.append("  " + first.replace("counterexample", "raw counterexample, before shrinking", 1))
+        out += ["  " + line for line in rest]
     return out
 
 

@@ -51,12 +51,13 @@ def _fmt_number(v) -> str:
 
 
 def format_counterexample(cx) -> str:
-    """A counterexample dict on one line with numbers to 6 significant digits."""
+    """A counterexample dict on one line with numbers to 6 significant digits (a shrunk
+    one without the raw point it was shrunk from: that is in claims.json and the report)."""
     if not cx:
         return ""
     parts = []
     for k, v in cx.items():
-        if k == "type":
+        if k in ("type", "raw", "shrunk"):
             continue
         if isinstance(v, dict):
             inner = ", ".join(f"{a} = {_fmt_number(b)}" for a, b in v.items())
