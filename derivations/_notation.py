@@ -8,7 +8,7 @@ expression would silently rename every earlier occurrence.
 
 import sympy as sp
 
-__all__ = ["name", "policy"]
+__all__ = ["E_P_G", "OLD", "P_G", "R_G", "THETA", "name", "policy"]
 
 
 def name(notation, expr, latex):
@@ -26,3 +26,23 @@ def policy(which: str, output: str = "a") -> str:
     ``\pi_\theta(a \mid q)``; ``which`` is theta, ref or old."""
     head = {"theta": r"\pi_\theta", "ref": r"\pi_{\mathrm{ref}}", "old": r"\pi_{\theta_{\mathrm{old}}}"}[which]
     return rf"{head}({output} \mid q)"
+
+
+# ----------------------------------------------------------------- the paper's named quantities
+OLD = r"\pi_{\theta_{\mathrm{old}}}(\cdot \mid q)"
+THETA = r"\pi_\theta(\cdot \mid q)"
+
+
+def R_G(G) -> str:
+    r"""The reward preference R_G(theta | q) of Section 2.1 (G a number, or "G", or r"\infty")."""
+    return rf"\mathcal{{R}}_{{{G}}}(\theta \mid q)"
+
+
+def P_G(G, o="o", against=OLD) -> str:
+    r"""The expected group-relative preference P_G(o | pi'(. | q), q) of Section 2.1."""
+    return rf"\mathcal{{P}}_{{{G}}}({o} \mid {against}, q)"
+
+
+def E_P_G(G, against=OLD, under=THETA) -> str:
+    r"""E_{o ~ pi_theta}[P_G(o | pi_old, q)], the right side of Eq. (6)."""
+    return rf"\mathbb{{E}}_{{o \sim {under}}}[{P_G(G, 'o', against)}]"

@@ -17,30 +17,32 @@ the binary-reward preference P_G tending to R_inf).
 
 import sympy as sp
 
-from verify_claims import Identity, Limit, Ref, refuted
+from verify_claims import Identity, Limit, Notation, Ref, refuted
 from verify_claims.expectations import Categorical
 
 from _grpo import advantage, advantage_with_ties, mean
+from _notation import E_P_G, OLD, P_G, R_G, name
 from _s2_helpers import (SAME_LIMIT, expected_group_relative_preference, expected_preference_under,
                          group_relative_preference, pg_expected_binary, pg_reward_one,
                          pg_reward_zero, point_mass, reward_preference_def,
                          symmetric_group_expectation)
 
 R = sp.Symbol
+NOTATION = Notation()   # the paper's notation (Section 2.1); each symbol's display next to it
 UNIT = sp.Interval(0, 1)
 OPEN_UNIT = sp.Interval.open(0, 1)
 REAL = sp.Interval(-sp.oo, sp.oo)
 POS = sp.Interval.open(0, sp.oo)
 
 # ----------------------------------------------------------------------------- symbols
-lo = R("r_lo", real=True)                # lowest reward level
+lo = NOTATION.symbol("r_lo", r"r_{\mathrm{lo}}", real=True)   # lowest reward level
 g1, g2 = R("g_1", positive=True), R("g_2", positive=True)  # gaps between levels
 LEVELS3 = [lo, lo + g1, lo + g1 + g2]
 LEVELS2 = LEVELS3[:2]
 
 # policies over outputs a, b, c: pi = pi_theta(.|q), old = pi_theta_old(.|q)
-pa, pb = R("pi_a"), R("pi_b")
-oa, ob = R("old_a"), R("old_b")
+pa, pb = (NOTATION.symbol(f"pi_{o}", rf"\pi_\theta({o} \mid q)") for o in "ab")
+oa, ob = (NOTATION.symbol(f"old_{o}", rf"\pi_{{\theta_{{\mathrm{{old}}}}}}({o} \mid q)") for o in "ab")
 # reward laws (stick-breaking parameters) per output
 ta, sa, tb, sb, tc = (R(n) for n in ("t_a", "s_a", "t_b", "s_b", "t_c"))
 
@@ -104,9 +106,14 @@ _EQ6_NOTE = ("R_G is the group average of pi(o_i)/pi_old(o_i) * A_i over o_i i.i
              "P_G(o | pi_old) = E[A_1 | o_1 = o] with the other G - 1 outputs drawn from pi_old. "
              "Exact finite sums; ties (shared levels) use A_i = 0/0 := 0.")
 
+# the two sides of Eq. (6): R_G(theta | q) and E_{o ~ pi_theta}[P_G(o | pi_old, q)]
+for _PI, _OLD, _K, _G in ((PI3, OLD3, _k3, 2), (PI2, OLD2, _k2, 3), (PI2, OLD2, _k2, 4)):
+    name(NOTATION, reward_preference_def(_PI, _OLD, _K, _G), R_G(_G))
+    name(NOTATION, expected_preference_under(_PI, _OLD, _K, _G), E_P_G(_G))
+
 CLAIMS.append(Identity(
     id="reward-pref-eq6-g2-stochastic",
-    title="G = 2: reward preference as the pi-average of the expected group-relative preference",
+    title=r"$G = 2$: reward preference as the $\pi_\theta$-average of the expected group-relative preference",
     ref=Ref("2.1", eq="6"),
     lhs=reward_preference_def(PI3, OLD3, _k3, 2),
     rhs=expected_preference_under(PI3, OLD3, _k3, 2),
@@ -119,7 +126,7 @@ CLAIMS.append(Identity(
 
 CLAIMS.append(Identity(
     id="reward-pref-eq6-g3-stochastic",
-    title="G = 3: reward preference as the pi-average of the expected group-relative preference",
+    title=r"$G = 3$: reward preference as the $\pi_\theta$-average of the expected group-relative preference",
     ref=Ref("2.1", eq="6"),
     lhs=reward_preference_def(PI2, OLD2, _k2, 3),
     rhs=expected_preference_under(PI2, OLD2, _k2, 3),
@@ -129,7 +136,7 @@ CLAIMS.append(Identity(
 
 CLAIMS.append(Identity(
     id="reward-pref-eq6-g4-stochastic",
-    title="G = 4: reward preference as the pi-average of the expected group-relative preference",
+    title=r"$G = 4$: reward preference as the $\pi_\theta$-average of the expected group-relative preference",
     ref=Ref("2.1", eq="6"),
     lhs=reward_preference_def(PI2, OLD2, _k2, 4),
     rhs=expected_preference_under(PI2, OLD2, _k2, 4),
@@ -139,8 +146,12 @@ CLAIMS.append(Identity(
 
 # ============================================================ deterministic rewards
 # P_3(a | {b, c}) from the stochastic definition with point-mass reward laws.
-ra, rb, rc = R("r_a", real=True), R("r_b", real=True), R("r_c", real=True)
+ra, rb, rc = (NOTATION.symbol(f"r_{o}", rf"r({o} \mid q)", real=True) for o in "abc")
 _DET = {"a": point_mass(ra), "b": point_mass(rb), "c": point_mass(rc)}
+# with point-mass rewards sympy builds P_3(a | {b, c}) as the very expression of the right side
+_ADV_DET = (r"\frac{r(a \mid q) - \operatorname{mean}(r(a \mid q), r(b \mid q), r(c \mid q))}"
+            r"{\operatorname{std}(r(a \mid q), r(b \mid q), r(c \mid q))}")
+name(NOTATION, advantage([ra, rb, rc], 0), _ADV_DET)
 
 CLAIMS.append(Identity(
     id="pg-deterministic-rewards-g3",
@@ -149,6 +160,7 @@ CLAIMS.append(Identity(
     lhs=group_relative_preference("a", ["b", "c"], lambda o: _DET[o]),
     rhs=advantage([ra, rb, rc], 0),  # (r(o) - mean(...)) / std(...) of Eq. (2)
     domain={ra: REAL, rb: REAL, rc: REAL},
+    display=r"\mathcal{P}_3(a \mid \{b, c\}, q) = " + _ADV_DET,
     where=(sp.Ne(ra, rb),),
     note="P_3(o | {o'_1, o'_2}) = E[A_1 | outputs] with each output's reward law a point mass "
          "reduces to (r(o) - mean)/std of the three rewards. "
@@ -166,6 +178,7 @@ CLAIMS.append(Identity(
     lhs=advantage_with_ties([rj + dij, rj], 0),
     rhs=sp.sign((rj + dij) - rj),
     domain={rj: REAL, dij: REAL},
+    display=r"A_i = \operatorname{sign}(r_i - r_j), \quad r_i = r_j + d",
     note="A_i of Eq. (2) with G = 2, including the convention 0/0 := 0 (which is sign(0)).  "
          "Written with r_i = r_j + d (d = r_i - r_j ranges over all reals), which lets sympy see "
          "the tie as d = 0.",
@@ -179,9 +192,12 @@ CLAIMS.append(Identity(
     lhs=advantage_with_ties([_r, _r], 0),
     rhs=sp.sign(_r - _r),
     domain={_r: REAL},
+    display=r"A_i = 0 = \operatorname{sign}(r_i - r_j) \quad \text{for } r_i = r_j = r",
     note="The tie case of A_i = sign(r_i - r_j), by the convention A_i = 0/0 := 0 below Eq. (2).",
 ))
 
+name(NOTATION, advantage_with_ties([ri, rj], 0), "A_i")
+name(NOTATION, advantage_with_ties([ri, rj], 1), "A_j")
 CLAIMS.append(Identity(
     id="pair-advantage-antisymmetric",
     title="In a group of two the two advantages are negatives of each other",
@@ -198,8 +214,9 @@ CLAIMS.append(Identity(
     id="pair-advantage-order-only",
     title="In a group of two the advantage depends only on which reward is larger, not on reward values",
     ref=Ref("2.1", note="groups of size two, remark after A_i = sign(r_i - r_j)"),
-    lhs=advantage([_f(ri), _f(rj)], 0),
-    rhs=advantage([ri, rj], 0),
+    lhs=name(NOTATION, advantage([_f(ri), _f(rj)], 0), "A_i(f(r_i), f(r_j))"),
+    rhs=name(NOTATION, advantage([ri, rj], 0), "A_i(r_i, r_j)"),
+    display=r"A_i(f(r_i), f(r_j)) = A_i(r_i, r_j), \quad f(r) = c_3 r^3 + c_1 r + c_0",
     domain={ri: REAL, rj: REAL, ca: sp.Interval(0, sp.oo), cb: POS, cc: REAL},
     where=(sp.Ne(ri, rj),),
     note="Invariance of A_i (G = 2) under the strictly increasing map r -> c_3 r^3 + c_1 r + c_0; "
@@ -210,16 +227,20 @@ CLAIMS.append(Identity(
 
 # P_2(o | {o'}) for stochastic rewards: output o has reward law (t_a, s_a), o' has (t_b, s_b)
 _LAW_O, _LAW_O2 = KERNEL_L3["a"], KERNEL_L3["b"]
-_P2 = group_relative_preference("a", ["b"], _kl3)
+_P2 = name(NOTATION, group_relative_preference("a", ["b"], _kl3), r"\mathcal{P}_2(a \mid \{b\}, q)")
+# P(o > o' | q) = P[r > r' | o, o'] for the reward laws of a and b
+name(NOTATION, win_prob(_LAW_O, _LAW_O2), r"\mathcal{P}(a \succ b \mid q)")
+name(NOTATION, loss_prob(_LAW_O, _LAW_O2), r"\mathcal{P}(b \succ a \mid q)")
 _PAIR_DOMAIN = {ta: UNIT, sa: UNIT, tb: UNIT, sb: UNIT, **_level_domain()}
 
 CLAIMS.append(Identity(
     id="p2-is-win-minus-loss-probability",
-    title="Pairs: group-relative preference is P(higher reward) minus P(lower reward)",
+    title=r"Pairs: group-relative preference is $\mathbb{P}$(higher reward) minus $\mathbb{P}$(lower reward)",
     ref=Ref("2.1", note="groups of size two; P_2 and the pairwise preference P(o > o')"),
     lhs=_P2,
     rhs=win_prob(_LAW_O, _LAW_O2) - loss_prob(_LAW_O, _LAW_O2),
     domain=_PAIR_DOMAIN,
+    display=r"\mathcal{P}_2(a \mid \{b\}, q) = \mathcal{P}(a \succ b \mid q) - \mathcal{P}(b \succ a \mid q)",
     uses=("pair-advantage-is-sign", "p2-literally-equals-pairwise-preference"),
     note="P_2(o | {o'}) = E[sign(r - r')] = P[r > r'] - P[r < r'] for independent stochastic rewards "
          "r | o and r' | o' on three shared levels (ties have positive probability).  This is the "
@@ -233,8 +254,9 @@ CLAIMS.append(Identity(
     lhs=_P2,
     rhs=win_prob(_LAW_O, _LAW_O2),
     domain=_PAIR_DOMAIN,
-    expect=refuted("P_2(o|{o'}) = P(o>o') - P(o'>o) lies in [-1, 1], not P(o>o') in [0, 1] "
-                   "(deterministic r(o) < r(o') gives -1 vs 0); loose wording, the paper's R_2 display "
+    expect=refuted(r"$\mathcal{P}_2(o \mid \{o'\}, q) = \mathcal{P}(o \succ o' \mid q) - \mathcal{P}(o' \succ o \mid q)$ "
+                   r"lies in $[-1, 1]$, not $\mathcal{P}(o \succ o' \mid q)$ in $[0, 1]$ (deterministic "
+                   r"$r(o \mid q) < r(o' \mid q)$ gives $-1$ vs 0); loose wording, the paper's $\mathcal{R}_2$ display "
                    "uses the difference"),
     note="The paper says P_2(o | {o'}) 'corresponds to' P(o > o').  Under antisymmetry (no ties) "
          "P_2 = 2 P(o > o') - 1, an increasing affine map, which is presumably what is meant.",
@@ -244,8 +266,10 @@ CLAIMS.append(Identity(
 _PREF = {}
 for _o in "abc":
     for _o2 in "abc":
-        _PREF[_o, _o2] = win_prob(KERNEL3[_o], KERNEL3[_o2])
+        _PREF[_o, _o2] = name(NOTATION, win_prob(KERNEL3[_o], KERNEL3[_o2]), rf"\mathcal{{P}}({_o} \succ {_o2} \mid q)")
 _old3 = dict(zip(OLD3.outcomes, OLD3.probs))
+# the expectation over o ~ pi_theta and o' ~ pi_old, independent
+_E_OO = r"\mathbb{E}_{o \sim \pi_\theta(\cdot \mid q),\, o' \sim \pi_{\theta_{\mathrm{old}}}(\cdot \mid q)}"
 
 CLAIMS.append(Identity(
     id="r2-expected-win-minus-loss",
@@ -254,6 +278,7 @@ CLAIMS.append(Identity(
     lhs=reward_preference_def(PI3, OLD3, _k3, 2),
     rhs=sp.Add(*[PI3[o] * _old3[o2] * (_PREF[o, o2] - _PREF[o2, o]) for o in "abc" for o2 in "abc"]),
     domain={**POLICY3_DOMAIN, **KERNEL3_DOMAIN, lo: REAL, g1: POS},
+    display=r"\mathcal{R}_2(\theta \mid q) = " + _E_OO + r"[\mathcal{P}(o \succ o' \mid q) - \mathcal{P}(o' \succ o \mid q)]",
     where=POLICY3_WHERE,
     uses=("reward-pref-eq6-g2-stochastic", "p2-is-win-minus-loss-probability"),
     note="R_2 = E_{o ~ pi, o' ~ pi_old}[P(o > o') - P(o' > o)], from the definition of R_2 "
@@ -262,7 +287,7 @@ CLAIMS.append(Identity(
 ))
 
 # antisymmetric pairwise preferences: P(o > o') + P(o' > o) = 1 (so P(o > o) = 1/2)
-wab, wac, wbc = R("w_ab"), R("w_ac"), R("w_bc")
+wab, wac, wbc = (NOTATION.symbol(f"w_{x}{y}", rf"\mathcal{{P}}({x} \succ {y} \mid q)") for x, y in ("ab", "ac", "bc"))
 _W = {("a", "b"): wab, ("a", "c"): wac, ("b", "c"): wbc}
 for (_x, _y), _w in list(_W.items()):
     _W[_y, _x] = 1 - _w
@@ -276,6 +301,8 @@ CLAIMS.append(Identity(
     ref=Ref("2.1", note="display for R_2 under antisymmetric preferences"),
     lhs=_E2(lambda o, o2: _W[o, o2] - _W[o2, o]),
     rhs=2 * _E2(lambda o, o2: _W[o, o2]) - 1,
+    display=_E_OO + r"[\mathcal{P}(o \succ o' \mid q) - \mathcal{P}(o' \succ o \mid q)] = 2 " + _E_OO
+    + r"[\mathcal{P}(o \succ o' \mid q)] - 1",
     domain={**POLICY3_DOMAIN, wab: UNIT, wac: UNIT, wbc: UNIT},
     where=POLICY3_WHERE,
     uses=("r2-expected-win-minus-loss",),
@@ -294,6 +321,15 @@ MU = RLAW.expect(lambda y: y)
 SIGMA2 = RLAW.expect(lambda y: (y - MU) ** 2)
 _RLAW_DOMAIN = {y1: REAL, y2: REAL, y3: REAL, rho1: UNIT, rho2: UNIT}
 _RLAW_WHERE = (rho1 + rho2 <= 1,)
+# E[r] and sigma^2: the mean and variance of the reward of an output drawn from pi_old
+_E_R = r"\mathbb{E}_{o \sim \pi_{\theta_{\mathrm{old}}}(\cdot \mid q)}[r(o \mid q)]"
+_SIGMA2 = r"\sigma(\pi_{\theta_{\mathrm{old}}}(\cdot \mid q))^2"
+name(NOTATION, MU, _E_R)
+name(NOTATION, SIGMA2, _SIGMA2)
+
+
+def _group(G_):
+    return ", ".join(f"r_{i}" for i in range(1, G_ + 1))
 
 
 def _popvar(ys):
@@ -306,7 +342,8 @@ for _G in (2, 3, 4):
         id=f"group-mean-unbiased-g{_G}",
         title=f"The group mean of {_G} i.i.d. rewards has expectation equal to the expected reward",
         ref=Ref("2.1", note="limit of large group size, law of large numbers for the mean"),
-        lhs=symmetric_group_expectation(RLAW, _G, mean),
+        lhs=name(NOTATION, symmetric_group_expectation(RLAW, _G, mean),
+                 rf"\mathbb{{E}}[\operatorname{{mean}}({_group(_G)})]"),
         rhs=MU,
         domain=_RLAW_DOMAIN, where=_RLAW_WHERE,
         note="E[mean(r_1..r_G)] = E_{o ~ pi_old}[r(o)] for a reward law with three support points "
@@ -314,26 +351,31 @@ for _G in (2, 3, 4):
     ))
     CLAIMS.append(Identity(
         id=f"group-mean-variance-g{_G}",
-        title=f"The group mean of {_G} i.i.d. rewards has variance sigma^2 over the group size",
+        title=f"The group mean of {_G} i.i.d. rewards has variance $\\sigma^2$ over the group size",
         ref=Ref("2.1", note="limit of large group size, law of large numbers for the mean"),
-        lhs=symmetric_group_expectation(RLAW, _G, lambda ys: (mean(ys) - MU) ** 2),
+        lhs=name(NOTATION, symmetric_group_expectation(RLAW, _G, lambda ys: (mean(ys) - MU) ** 2),
+                 rf"\mathbb{{E}}[(\operatorname{{mean}}({_group(_G)}) - \mathbb{{E}}[r])^2]"),
         rhs=SIGMA2 / _G,
+        display=rf"\mathbb{{E}}[(\operatorname{{mean}}({_group(_G)}) - \mathbb{{E}}[r])^2] = \frac{{1}}{{{_G}}} {_SIGMA2}, "
+                rf"\quad \mathbb{{E}}[r] = {_E_R}",
         domain=_RLAW_DOMAIN, where=_RLAW_WHERE,
         note="Var(mean) = sigma(pi_old)^2 / G: the mean converges in L2 to E[r].",
     ))
     CLAIMS.append(Identity(
         id=f"group-std-squared-expectation-g{_G}",
-        title=f"The squared group std of {_G} i.i.d. rewards has expectation (G-1)/G times sigma^2",
+        title=f"The squared group std of {_G} i.i.d. rewards has expectation $(G-1)/G$ times $\\sigma^2$",
         ref=Ref("2.1", note="limit of large group size, law of large numbers for the std"),
-        lhs=symmetric_group_expectation(RLAW, _G, _popvar),
+        lhs=name(NOTATION, symmetric_group_expectation(RLAW, _G, _popvar),
+                 rf"\mathbb{{E}}[\operatorname{{std}}({_group(_G)})^2]"),
         rhs=sp.Rational(_G - 1, _G) * SIGMA2,
+        display=rf"\mathbb{{E}}[\operatorname{{std}}({_group(_G)})^2] = \frac{{{_G - 1}}}{{{_G}}} {_SIGMA2}",
         domain=_RLAW_DOMAIN, where=_RLAW_WHERE,
         note="The population std of Eq. (2) is biased at finite G: E[std^2] = (G-1)/G sigma^2.",
     ))
 
 G = sp.Symbol("G", integer=True, positive=True)
 k = sp.Symbol("k", integer=True, nonnegative=True)
-sig2 = R("sigma2", positive=True)
+sig2 = NOTATION.symbol("sigma2", r"\sigma(\pi_{\theta_{\mathrm{old}}}(\cdot \mid q))^2", positive=True)
 
 CLAIMS.append(Limit(
     id="group-mean-variance-vanishes",
@@ -367,7 +409,7 @@ _LIM_NOTE = ("The numeric check follows G = 16, 64, 256, 1024 by direct summatio
 
 CLAIMS.append(Limit(
     id="group-std-l2-consistent-binary",
-    title="Two reward levels: the group std converges in mean square to sigma",
+    title=r"Two reward levels: the group std converges in mean square to $\sigma$",
     ref=Ref("2.1", note="limit of large group size: std -> sigma"),
     expr=sp.Sum(sp.binomial(G, k) * mu ** k * (1 - mu) ** (G - k) * (_std_k - _sigma_bin) ** 2,
                 (k, 0, G)),
@@ -391,14 +433,27 @@ def _pg_closed(t_own, G_, mu_):
     return t_own * pg_reward_one(G_, k, mu_) + (1 - t_own) * pg_reward_zero(G_, k, mu_)
 
 
+_MU_OLD = (r"\mu_{\mathrm{old}} = \pi_{\theta_{\mathrm{old}}}(a \mid q) t_a + (1 - \pi_{\theta_{\mathrm{old}}}(a \mid q)) t_b")
+
+
+def _binomial_sum(G_, ratio):
+    return (rf"\sum_{{k=0}}^{{{G_ - 1}}} \binom{{{G_ - 1}}}{{k}} \mu_{{\mathrm{{old}}}}^k "
+            rf"(1 - \mu_{{\mathrm{{old}}}})^{{{G_ - 1} - k}} \sqrt{{{ratio}}}")
+
+
 for _G in (2, 3, 4):
+    name(NOTATION, expected_group_relative_preference("a", OLD2, _k2, _G), P_G(_G, "a"))
+    _S1 = name(NOTATION, pg_reward_one(sp.Integer(_G), k, _mu_old),
+               _binomial_sum(_G, rf"\frac{{{_G - 1} - k}}{{k + 1}}"))
+    _S0 = name(NOTATION, -pg_reward_zero(sp.Integer(_G), k, _mu_old), _binomial_sum(_G, rf"\frac{{k}}{{{_G} - k}}"))
     CLAIMS.append(Identity(
         id=f"pg-binary-closed-form-g{_G}",
-        title=f"Two reward levels, G = {_G}: expected group-relative preference as a binomial sum",
+        title=f"Two reward levels, $G = {_G}$: expected group-relative preference as a binomial sum",
         ref=Ref("2.1", note="display before Eq. (6), specialised to two reward levels"),
         lhs=expected_group_relative_preference("a", OLD2, _k2, _G),
         rhs=_pg_closed(ta, sp.Integer(_G), _mu_old),
         domain={oa: OPEN_UNIT, ta: UNIT, tb: UNIT, lo: REAL, g1: POS},
+        display=f"{P_G(_G, 'a')} = t_a {NOTATION.named[_S1]} - (1 - t_a) {NOTATION.named[_S0]}, \\quad " + _MU_OLD,
         note="P_G(a | pi_old) = t_a S1 + (1 - t_a) S0 with "
              "S1 = sum_k Bin(G-1, mu)(k) sqrt((G-1-k)/(k+1)) "
              "(own reward high, k other highs) and S0 = -sum_k Bin(G-1, mu)(k) sqrt(k/(G-k)), "
@@ -406,12 +461,13 @@ for _G in (2, 3, 4):
              "The sum does not depend on the levels (shift and scale invariance of A_i).",
     ))
 
-pold = R("p_old")
+pold = NOTATION.symbol("p_old", r"\pi_{\theta_{\mathrm{old}}}(a \mid q)")
 _P_DOM = {pold: _LIM_MU}
 
 CLAIMS.append(Limit(
     id="pg-binary-limit-high-reward",
-    title="Binary rewards: expected preference of the better answer tends to sqrt((1-p)/p)",
+    title=r"Binary rewards: expected preference of the better answer tends to $\sqrt{(1-p)/p}$, "
+          r"$p = \pi_{\theta_{\mathrm{old}}}(a \mid q)$",
     ref=Ref("2.1", note="limit of large group size (and Appendix B.1, display before (18))"),
     expr=pg_reward_one(G, k, pold), var=G, point=sp.oo, direction="-",
     value=sp.sqrt((1 - pold) / pold),
@@ -428,9 +484,9 @@ _R_INF_BIN = (pia - pold) / sp.sqrt(pold * (1 - pold))
 
 CLAIMS.append(Limit(
     id="reward-pref-binary-limit-r-inf",
-    title="Binary rewards: the reward preference tends to its large-group form R_inf",
+    title=r"Binary rewards: the reward preference tends to its large-group form $\mathcal{R}_\infty$",
     ref=Ref("2.1", note="display for R_inf"),
-    expr=pg_expected_binary(G, k, pia, pold),
+    expr=name(NOTATION, pg_expected_binary(G, k, pia, pold), E_P_G("G")),
     var=G, point=sp.oo, direction="-", value=_R_INF_BIN,
     domain={pia: UNIT, **_P_DOM},
     harmless_mutants={"expr:*": SAME_LIMIT},
@@ -451,10 +507,12 @@ _OLD_AB = Categorical(["a", "b"], [pold, 1 - pold])
 _MEAN_OLD = _OLD_AB.expect(lambda o: _RWD[o])
 CLAIMS.append(Identity(
     id="r-inf-binary-closed-form",
-    title="Two answers with distinct rewards: R_inf is a standardised probability shift",
+    title=r"Two answers with distinct rewards: $\mathcal{R}_\infty$ is a standardised probability shift",
     ref=Ref("2.1", note="display for R_inf; Appendix B.1, Eq. (18)"),
-    lhs=(_PI_AB.expect(lambda o: _RWD[o]) - _MEAN_OLD)
-    / sp.sqrt(_OLD_AB.expect(lambda o: (_RWD[o] - _MEAN_OLD) ** 2)),
+    lhs=name(NOTATION, (_PI_AB.expect(lambda o: _RWD[o]) - _MEAN_OLD)
+             / sp.sqrt(_OLD_AB.expect(lambda o: (_RWD[o] - _MEAN_OLD) ** 2)),
+             r"\frac{\mathbb{E}_{o \sim \pi_\theta(\cdot \mid q)}[r(o \mid q)] - \mathbb{E}_{o \sim "
+             r"\pi_{\theta_{\mathrm{old}}}(\cdot \mid q)}[r(o \mid q)]}{\sigma(\pi_{\theta_{\mathrm{old}}}(\cdot \mid q))}"),
     rhs=_R_INF_BIN,
     domain={pia: UNIT, pold: OPEN_UNIT, rlo: REAL, delta: POS},
     note="(E_pi r - E_old r)/sigma(pi_old) with r(a) = r(b) + delta > r(b) equals "

@@ -10,9 +10,10 @@ pi_old = pi after differentiating (pi_old is frozen in the objective).
 
 import sympy as sp
 
-from verify_claims import Chain, Identity, Ref, Stationary, Step, not_in_general
+from verify_claims import Chain, Identity, Notation, Ref, Stationary, Step, not_in_general
 from verify_claims.expectations import Categorical
 
+from _notation import name
 from _s2_helpers import kl, kl0, kl_rev, penalty_def
 
 R = sp.Symbol
@@ -20,10 +21,26 @@ UNIT_OPEN = sp.Interval.open(0, 1)
 POS = sp.Interval.open(0, sp.oo)
 OUT = ("a", "b", "c")
 
-p1, p2, p3 = R("pi_a"), R("pi_b"), R("pi_c")      # pi_theta, free positive weights
-f1, f2, f3 = R("ref_a"), R("ref_b"), R("ref_c")   # pi_ref, free positive weights
-o1, o2, o3 = R("old_a"), R("old_b"), R("old_c")  # pi_old
-beta = R("beta")
+NOTATION = Notation()   # the paper's notation (Section 2.2)
+p1, p2, p3 = (NOTATION.symbol(f"pi_{o}", rf"\pi_\theta({o} \mid q)") for o in OUT)      # free positive weights
+f1, f2, f3 = (NOTATION.symbol(f"ref_{o}", rf"\pi_{{\mathrm{{ref}}}}({o} \mid q)") for o in OUT)  # free weights
+o1, o2, o3 = (NOTATION.symbol(f"old_{o}", rf"\pi_{{\theta_{{\mathrm{{old}}}}}}({o} \mid q)") for o in OUT)
+beta = NOTATION.symbol("beta", r"\beta")
+
+# the paper's names: KL, KL_0 (display after (7)), KL_rev, and their derivatives in pi_theta(a | q)
+_KL = r"\mathrm{KL}(\pi_\theta \,\|\, \pi_{\mathrm{ref}})"
+_KL_REV = r"\mathrm{KL}_{\mathrm{rev}}(\pi_\theta \,\|\, \pi_{\mathrm{ref}})"
+
+
+def _kl0(third=r"\pi_{\theta_{\mathrm{old}}}"):
+    return rf"\mathrm{{KL}}_0(\pi_\theta \,\|\, \pi_{{\mathrm{{ref}}}}; {third})"
+
+
+def _d(o="a"):
+    return rf"\frac{{\partial}}{{\partial \pi_\theta({o} \mid q)}}"
+
+
+_ON_POLICY = r"\Big|_{\pi_{\theta_{\mathrm{old}}} = \pi_\theta}"
 
 PI_FREE = dict(zip(OUT, (p1, p2, p3)))
 REF_FREE = dict(zip(OUT, (f1, f2, f3)))
@@ -44,10 +61,15 @@ PI_N_LAW = Categorical(OUT, [PI_N[o] for o in OUT])
 CLAIMS = []
 
 # ======================================================================== D = KL_0
+name(NOTATION, kl0(PI_FREE, REF_FREE, OLD), _kl0())
+name(NOTATION, kl(PI_N, REF_N), _KL)
 for G in (2, 3):
+    name(NOTATION, penalty_def(PI_FREE, REF_FREE, OLD_LAW, G), r"\mathcal{D}(\theta \mid q)")
+    name(NOTATION, penalty_def(PI_N, REF_N, PI_N_LAW, G), r"\mathcal{D}(\theta \mid q)" + _ON_POLICY)
     CLAIMS.append(Identity(
         id=f"penalty-d-equals-kl0-g{G}",
-        title=f"G = {G}: the expected penalty D equals KL_0(pi || ref; pi_old)",
+        title=f"$G = {G}$: the expected penalty $\\mathcal{{D}}$ equals "
+              f"$\\mathrm{{KL}}_0(\\pi_\\theta \\| \\pi_{{\\mathrm{{ref}}}}; \\pi_{{\\theta_{{\\mathrm{{old}}}}}})$",
         ref=Ref("2.2", eq="7", note="and the display defining KL_0"),
         lhs=penalty_def(PI_FREE, REF_FREE, OLD_LAW, G),
         rhs=kl0(PI_FREE, REF_FREE, OLD),
@@ -62,7 +84,8 @@ for G in (2, 3):
 for G in (2, 3):
     CLAIMS.append(Identity(
         id=f"penalty-unbiased-kl-on-policy-g{G}",
-        title=f"G = {G}: sampled on-policy, the penalty is unbiased for KL(pi || ref)",
+        title=f"$G = {G}$: sampled on-policy, the penalty is unbiased for "
+              f"$\\mathrm{{KL}}(\\pi_\\theta \\| \\pi_{{\\mathrm{{ref}}}})$",
         ref=Ref("2.2", note="sentence after the KL_0 display (unbiased when pi_theta = pi_old)"),
         lhs=penalty_def(PI_N, REF_N, PI_N_LAW, G),
         rhs=kl(PI_N, REF_N),
@@ -76,7 +99,8 @@ _ratio_sum = sp.Add(*[PI_N[o] * (REF_N[o] / PI_N[o]) for o in OUT])
 _log_term = sp.Add(*[PI_N[o] * sp.log(REF_N[o] / PI_N[o]) for o in OUT])
 CLAIMS.append(Chain(
     id="kl0-on-policy-unbiased-derivation",
-    title="Why the penalty is unbiased on-policy: KL_0(pi || ref; pi) reduces to KL(pi || ref) step by step",
+    title=r"Why the penalty is unbiased on-policy: $\mathrm{KL}_0(\pi_\theta \| \pi_{\mathrm{ref}}; \pi_\theta)$ "
+          r"reduces to $\mathrm{KL}(\pi_\theta \| \pi_{\mathrm{ref}})$ step by step",
     ref=Ref("2.2", note="sentence after the KL_0 display (unbiased when pi_theta = pi_old)"),
     steps=[
         Step(kl0(PI_N, REF_N, PI_N), because="KL_0 with pi_old = pi (display after (7))"),
@@ -94,21 +118,24 @@ CLAIMS.append(Chain(
 
 CLAIMS.append(Identity(
     id="kl0-on-policy-equals-kl",
-    title="KL_0 with the old policy equal to the current one is the KL divergence",
+    title=r"$\mathrm{KL}_0$ with the old policy equal to the current one is the KL divergence",
     ref=Ref("2.2", note="sentence after the KL_0 display"),
     lhs=kl0(PI_N, REF_N, PI_N),
     rhs=kl(PI_N, REF_N),
     domain=NORM_DOMAIN, where=NORM_WHERE,
+    display=_kl0(r"\pi_\theta") + " = " + _KL,
 ))
 
 CLAIMS.append(Identity(
     id="penalty-biased-off-policy",
-    title="Sampled from an older policy, the expected penalty is not KL(pi || ref)",
+    title=r"Sampled from an older policy, the expected penalty is not $\mathrm{KL}(\pi_\theta \| \pi_{\mathrm{ref}})$",
     ref=Ref("2.2", note="sentence after the KL_0 display ('but not in general')"),
-    lhs=kl0({"a": p1, "b": 1 - p1}, {"a": f1, "b": 1 - f1}, {"a": o1, "b": 1 - o1}),
-    rhs=kl({"a": p1, "b": 1 - p1}, {"a": f1, "b": 1 - f1}),
+    lhs=name(NOTATION, kl0({"a": p1, "b": 1 - p1}, {"a": f1, "b": 1 - f1}, {"a": o1, "b": 1 - o1}), _kl0()),
+    rhs=name(NOTATION, kl({"a": p1, "b": 1 - p1}, {"a": f1, "b": 1 - f1}), _KL),
     domain={p1: UNIT_OPEN, f1: UNIT_OPEN, o1: UNIT_OPEN},
-    expect=not_in_general("with pi_old != pi, D = KL_0(pi||ref; pi_old) differs from KL(pi||ref)"),
+    expect=not_in_general(r"with $\pi_{\theta_{\mathrm{old}}} \ne \pi_\theta$, $\mathcal{D} = "
+                          r"\mathrm{KL}_0(\pi_\theta \| \pi_{\mathrm{ref}}; \pi_{\theta_{\mathrm{old}}})$ differs "
+                          r"from $\mathrm{KL}(\pi_\theta \| \pi_{\mathrm{ref}})$"),
     uses=("penalty-d-equals-kl0-g2", "penalty-d-equals-kl0-g3"),
     note="The paper's own caveat: the estimator is unbiased only when pi_theta = pi_old.  Stated "
          "for KL_0(pi || ref; pi_old), which is D for every G (penalty-d-equals-kl0-g*), with two "
@@ -121,48 +148,61 @@ ON_POLICY = {o1: p1, o2: p2, o3: p3}
 KLF = kl(PI_FREE, REF_FREE)
 KLREV = kl_rev(PI_FREE, REF_FREE)
 GRAD_DOMAIN = {**FREE_DOMAIN, o1: POS, o2: POS, o3: POS}
+name(NOTATION, KL0_FREE_OLD, _kl0())
+name(NOTATION, KLF, _KL)
+# (the derivatives are not named: sympy builds them as the very expressions of Eqs. (8)-(10))
+_RATIO = r"\frac{\pi_{\mathrm{ref}}(a \mid q)}{\pi_\theta(a \mid q)}"
 
 CLAIMS.append(Identity(
     id="kl0-gradient-eq8",
-    title="The partial derivative of KL_0 in pi(o) is pi_old(o) times (1/pi(o) - ref(o)/pi(o)^2)",
+    title=r"The partial derivative of $\mathrm{KL}_0$ in $\pi_\theta(o \mid q)$ is $\pi_{\theta_{\mathrm{old}}}(o \mid q)$ "
+          r"times $1/\pi_\theta(o \mid q) - \pi_{\mathrm{ref}}(o \mid q)/\pi_\theta(o \mid q)^2$",
     ref=Ref("2.2", eq="8"),
     lhs=sp.diff(KL0_FREE_OLD, p1),
     rhs=-o1 * f1 / p1 ** 2 + o1 / p1,
     domain=GRAD_DOMAIN,
+    display=_d() + " " + _kl0() + r" = -\pi_{\theta_{\mathrm{old}}}(a \mid q) \frac{\pi_{\mathrm{ref}}(a \mid q)}"
+    r"{\pi_\theta(a \mid q)^2} + \pi_{\theta_{\mathrm{old}}}(a \mid q) \frac{1}{\pi_\theta(a \mid q)}",
     note="Output a; the other outputs are symmetric.  pi_old is held fixed (any positive weights).",
 ))
 
 CLAIMS.append(Identity(
     id="kl-gradient-eq9",
-    title="The partial derivative of KL(pi || ref) in pi(o) is one minus the log probability ratio",
+    title=r"The partial derivative of $\mathrm{KL}(\pi_\theta \| \pi_{\mathrm{ref}})$ in $\pi_\theta(o \mid q)$ is one "
+          r"minus the log probability ratio",
     ref=Ref("2.2", eq="9"),
     lhs=sp.diff(KLF, p1),
     rhs=-sp.log(f1 / p1) + 1,
     domain=FREE_DOMAIN,
+    display=_d() + " " + _KL + r" = -\log " + _RATIO + " + 1",
     note="KL(pi || ref) = sum_o pi(o) log(pi(o)/ref(o)) with pi(o) free; output a.",
 ))
 
 GRAD10 = sp.diff(KL0_FREE_OLD, p1).subs(ON_POLICY)
 CLAIMS.append(Identity(
     id="kl0-gradient-on-policy-eq10",
-    title="At the old policy, the partial derivative of KL_0 is one minus the reference-to-policy ratio",
+    title=r"At the old policy, the partial derivative of $\mathrm{KL}_0$ is one minus the reference-to-policy ratio",
     ref=Ref("2.2", eq="10"),
     lhs=GRAD10,
     rhs=-f1 / p1 + 1,
     domain=FREE_DOMAIN,
+    display=_d() + " " + _kl0() + _ON_POLICY + " = -" + _RATIO + " + 1",
     uses=("kl0-gradient-eq8",),
     note="Eq. (8) evaluated at pi_old = pi (differentiate first, then set pi_old = pi).",
 ))
 
 CLAIMS.append(Identity(
     id="kl0-and-kl-gradients-differ-on-policy",
-    title="Even at the old policy, the gradients of KL_0 and of KL(pi || ref) differ",
+    title=r"Even at the old policy, the gradients of $\mathrm{KL}_0$ and of $\mathrm{KL}(\pi_\theta \| \pi_{\mathrm{ref}})$ "
+          r"differ",
     ref=Ref("2.2", note="sentence before Eq. (10): (8) and (9) differ even when pi_old = pi"),
     lhs=GRAD10,
     rhs=sp.diff(KLF, p1),
     domain=FREE_DOMAIN,
-    expect=not_in_general("1 - ref/pi is linear in the ratio ref/pi, 1 - log(ref/pi) is logarithmic; "
-                          "they agree only where ref(o) = pi(o)"),
+    display=_d() + " " + _kl0() + _ON_POLICY + " = " + _d() + " " + _KL,
+    expect=not_in_general(r"$1 - \pi_{\mathrm{ref}}/\pi_\theta$ is linear in the ratio $\pi_{\mathrm{ref}}/\pi_\theta$, "
+                          r"$1 - \log(\pi_{\mathrm{ref}}/\pi_\theta)$ is logarithmic; they agree only where "
+                          r"$\pi_{\mathrm{ref}}(o \mid q) = \pi_\theta(o \mid q)$"),
     uses=("kl0-gradient-on-policy-eq10", "kl-gradient-eq9"),
 ))
 
@@ -173,36 +213,43 @@ CLAIMS.append(Identity(
     lhs=KLREV,
     rhs=Categorical(OUT, [REF_FREE[o] for o in OUT]).expect(lambda o: sp.log(REF_FREE[o] / PI_FREE[o])),
     domain=FREE_DOMAIN,
+    display=_KL_REV + r" = \mathrm{KL}(\pi_{\mathrm{ref}} \,\|\, \pi_\theta) = \mathbb{E}_{o \sim \pi_{\mathrm{ref}}"
+    r"(\cdot \mid q)}\left[\log \frac{\pi_{\mathrm{ref}}(o \mid q)}{\pi_\theta(o \mid q)}\right]",
     note="KL_rev(pi || ref) = KL(ref || pi) = E_{o ~ ref}[log(ref(o)/pi(o))].",
 ))
 
 CLAIMS.append(Identity(
     id="reverse-kl-gradient",
-    title="Reverse-KL partial derivative in pi(o) is minus the ratio ref(o)/pi(o)",
+    title=r"Reverse-KL partial derivative in $\pi_\theta(o \mid q)$ is minus the ratio "
+          r"$\pi_{\mathrm{ref}}(o \mid q)/\pi_\theta(o \mid q)$",
     ref=Ref("2.2", note="display after the KL_rev definition"),
     lhs=sp.diff(KLREV, p1),
     rhs=-f1 / p1,
     domain=FREE_DOMAIN,
+    display=_d() + " " + _KL_REV + " = -" + _RATIO,
     uses=("reverse-kl-definition",),
 ))
 
 CLAIMS.append(Identity(
     id="kl0-on-policy-gradient-is-reverse-kl-plus-one",
-    title="At the old policy, the gradient of KL_0 is the reverse-KL gradient plus one",
+    title=r"At the old policy, the gradient of $\mathrm{KL}_0$ is the reverse-KL gradient plus one",
     ref=Ref("2.2", note="last paragraph: equal to (10) up to an additive constant 1"),
     lhs=GRAD10,
     rhs=sp.diff(KLREV, p1) + 1,
     domain=FREE_DOMAIN,
+    display=_d() + " " + _kl0() + _ON_POLICY + " = " + _d() + " " + _KL_REV + " + 1",
     uses=("kl0-gradient-on-policy-eq10", "reverse-kl-gradient"),
 ))
 
 CLAIMS.append(Identity(
     id="kl0-on-policy-and-reverse-kl-same-simplex-gradient",
-    title="On-policy KL_0 and reverse-KL gradients have the same simplex projection",
+    title=r"On-policy $\mathrm{KL}_0$ and reverse-KL gradients have the same simplex projection",
     ref=Ref("2.2", note="last sentence: the additive constant does not matter for stationary policies"),
     lhs=GRAD10 - sp.diff(KL0_FREE_OLD, p2).subs(ON_POLICY),
     rhs=sp.diff(KLREV, p1) - sp.diff(KLREV, p2),
     domain=FREE_DOMAIN,
+    display=r"\left(" + _d("a") + " - " + _d("b") + r"\right) " + _kl0() + _ON_POLICY + r" = \left(" + _d("a")
+    + " - " + _d("b") + r"\right) " + _KL_REV,
     uses=("kl0-on-policy-gradient-is-reverse-kl-plus-one",),
     note="Differences of partial derivatives (the gradient projected on the tangent space of the "
          "simplex sum_o pi(o) = 1) coincide, so the KKT conditions, and hence the stationary "
@@ -213,10 +260,12 @@ CLAIMS.append(Identity(
 _AT_REF = {p1: f1, p2: f2, p3: 1 - f1 - f2}
 _REF_DOMAIN = {f1: UNIT_OPEN, f2: UNIT_OPEN}
 _REF_WHERE = (f1 + f2 < 1,)
+name(NOTATION, kl0(PI_FREE, REF_N, OLD_FREE), _kl0())
+name(NOTATION, kl_rev(PI_FREE, REF_N), _KL_REV)
 
 CLAIMS.append(Stationary(
     id="kl0-on-policy-stationary-at-reference",
-    title="On-policy KL_0 penalty is stationary at the reference policy",
+    title=r"On-policy $\mathrm{KL}_0$ penalty is stationary at the reference policy",
     ref=Ref("2.2", eq="10", note="stationary policies of the penalty"),
     objective=kl0(PI_FREE, REF_N, OLD_FREE),
     wrt=(p1, p2, p3), at=_AT_REF, frozen=ON_POLICY, simplex=True,
@@ -239,15 +288,15 @@ CLAIMS.append(Stationary(
 
 # with a reward term: any interior point pi* that is stationary for the reverse-KL-regularised
 # objective u . pi - beta KL_rev is stationary for the GRPO-penalised one, and conversely
-q1, q2 = R("pistar_a"), R("pistar_b")
+q1, q2 = (NOTATION.symbol(f"pistar_{o}", rf"\pi^*({o} \mid q)") for o in "ab")
 _STAR = {p1: q1, p2: q2, p3: 1 - q1 - q2}
 _STARD = {"a": q1, "b": q2, "c": 1 - q1 - q2}
-cst = R("lambda")
+cst = NOTATION.symbol("lambda", r"\lambda")
 # rewards for which pi* satisfies u(o) + beta ref(o)/pi*(o) = lambda (reverse-KL KKT)
 _U = {o: cst - beta * REF_FREE[o] / _STARD[o] for o in OUT}
 CLAIMS.append(Stationary(
     id="grpo-penalty-shares-stationary-points-with-reverse-kl",
-    title="Stationary for reward minus beta reverse-KL implies stationary with the GRPO penalty",
+    title=r"Stationary for reward minus $\beta$ reverse-KL implies stationary with the GRPO penalty",
     ref=Ref("2.2", note="last sentence: the constant 1 is non-essential for stationary policies"),
     objective=sp.Add(*[_U[o] * PI_FREE[o] for o in OUT])
     - beta * kl0(PI_FREE, REF_FREE, OLD_FREE),
@@ -255,6 +304,9 @@ CLAIMS.append(Stationary(
     domain={q1: UNIT_OPEN, q2: UNIT_OPEN, f1: POS, f2: POS, f3: POS, beta: POS,
             cst: sp.Interval(-sp.oo, sp.oo)},
     where=(q1 + q2 < 1,),
+    display=r"\nabla_{\pi_\theta} \Big(\sum_o u(o)\, \pi_\theta(o \mid q) - \beta\, " + _kl0() + r"\Big)"
+    r"\Big|_{\pi_{\theta_{\mathrm{old}}} = \pi_\theta = \pi^*} \text{ has equal components}, \quad u(o) = \lambda "
+    r"- \beta \frac{\pi_{\mathrm{ref}}(o \mid q)}{\pi^*(o \mid q)}",
     uses=("kl0-on-policy-and-reverse-kl-same-simplex-gradient",),
     note="Rewards u(o) = lambda - beta ref(o)/pi*(o) are exactly those making the interior point pi* "
          "satisfy the KKT condition of u.pi - beta KL_rev(pi || ref); with the GRPO penalty "
