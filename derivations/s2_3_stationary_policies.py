@@ -30,9 +30,11 @@ general.
 
 import sympy as sp
 
-from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Ref, Root,
+from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Notation, Ref, Root,
                            Stationary, Step, not_in_general, refuted)
 from verify_claims.expectations import Categorical
+
+from _notation import P_G, name
 
 from _s2_helpers import (SAME_LIMIT, kl0, penalty_def, pg_expected_binary, pg_reward_one,
                          point_mass, reward_preference_def)
@@ -49,27 +51,32 @@ NONNEG = sp.Interval(0, sp.oo)
 OUT = ("a", "b", "c")
 
 # ----------------------------------------------------------------------------- symbols
-beta = R("beta")
-lam = R("lambda")
-ya, yb, yc = R("y_a"), R("y_b"), R("y_c")            # pi_theta(o), free while differentiating
+# the paper's notation: pi_theta is the policy optimised, pi_theta* the candidate stationary
+# policy (Section 1.3), pi_theta_old the sampling policy, frozen while differentiating
+NOTATION = Notation()
+_THETA, _STAR, _OLD = r"\pi_\theta", r"\pi_{\theta^*}", r"\pi_{\theta_{\mathrm{old}}}"
+beta = NOTATION.symbol("beta", r"\beta")
+lam = NOTATION.symbol("lambda", r"\lambda")
+ya, yb, yc = (NOTATION.symbol(f"y_{o}", rf"{_THETA}({o} \mid q)") for o in OUT)   # free while differentiating
 Y = dict(zip(OUT, (ya, yb, yc)))
-oa, ob, oc = R("old_a"), R("old_b"), R("old_c")        # pi_old(o), frozen while differentiating
+oa, ob, oc = (NOTATION.symbol(f"old_{o}", rf"{_OLD}({o} \mid q)") for o in OUT)   # frozen while differentiating
 OLDF = dict(zip(OUT, (oa, ob, oc)))
-pa, pb = R("pi_a"), R("pi_b")                          # the candidate stationary policy
+pa, pb = (NOTATION.symbol(f"pi_{o}", rf"{_STAR}({o} \mid q)") for o in "ab")      # the candidate stationary policy
 STAR = {"a": pa, "b": pb, "c": 1 - pa - pb}
 STAR_LAW = Categorical(OUT, [STAR[o] for o in OUT])
 AT_STAR = {ya: pa, yb: pb, yc: 1 - pa - pb}
 ON_STAR = {oa: pa, ob: pb, oc: 1 - pa - pb}            # pi_old := the candidate
 STAR_DOMAIN = {pa: OPEN_UNIT, pb: OPEN_UNIT}
 STAR_WHERE = (pa + pb < 1,)
-fa, fb, fc = R("ref_a"), R("ref_b"), R("ref_c")
-ua, ub, uc = R("u_a", real=True), R("u_b", real=True), R("u_c", real=True)
+fa, fb, fc = (NOTATION.symbol(f"ref_{o}", rf"\pi_{{\mathrm{{ref}}}}({o} \mid q)") for o in OUT)
+# u_o stands for P_G(o | pi_old, q), a constant while differentiating in pi_theta
+ua, ub, uc = (NOTATION.symbol(f"u_{o}", P_G("G", o, _OLD), real=True) for o in OUT)
 U = dict(zip(OUT, (ua, ub, uc)))
-ga, gb, gc = R("gamma_a"), R("gamma_b"), R("gamma_c")
+ga, gb, gc = (NOTATION.symbol(f"gamma_{o}", rf"\gamma_{o}") for o in OUT)
 GAM = dict(zip(OUT, (ga, gb, gc)))
 
 # reward levels and stochastic reward laws
-lo = R("r_lo", real=True)
+lo = NOTATION.symbol("r_lo", r"r_{\mathrm{lo}}", real=True)
 g1, g2 = R("g_1", positive=True), R("g_2", positive=True)
 LEVELS2 = [lo, lo + g1]
 LEVELS3 = [lo, lo + g1, lo + g1 + g2]
@@ -102,6 +109,41 @@ REF3 = ref_from_eq11(PG3_STAR, STAR, beta)
 REF2_POS = tuple(REF2[o] > 0 for o in OUT)    # pi_ref must be a positive probability vector
 REF3_POS = tuple(REF3[o] > 0 for o in OUT)
 
+
+def _e(under, G, against):
+    """E_{o' ~ under}[P_G(o' | against, q)]."""
+    return rf"\mathbb{{E}}_{{o' \sim {under}}}[" + P_G(G, "o'", against) + "]"
+
+
+def _eq11(G, o, pi=_STAR):
+    """The left side of Eq. (11) at output o: (1 - (P_G(o | pi) - E_{o' ~ pi}[P_G(o' | pi)])/beta) pi(o)."""
+    return rf"\left(1 - \frac{{{P_G(G, o, pi)} - {_e(pi, G, pi)}}}{{\beta}}\right) {pi}({o} \mid q)"
+
+
+# P_G(o | pi_theta*) and P_G(o | pi_old) (Section 2.1), their means, and pi_ref solved from (11)
+_PG3_OLD = pg_vector(Categorical(OUT, [OLDF[o] for o in OUT]), KERNEL3G.__getitem__, 3)
+for _G, _PGS, _PGO, _REF in ((2, PG2_STAR, PG2_OLD, REF2), (3, PG3_STAR, _PG3_OLD, REF3)):
+    name(NOTATION, expected(STAR, _PGS), _e(_STAR, _G, _STAR))
+    for _o in OUT:
+        name(NOTATION, _PGS[_o], P_G(_G, _o, _STAR))
+        name(NOTATION, _PGO[_o], P_G(_G, _o, _OLD))
+        name(NOTATION, _REF[_o], _eq11(_G, _o))
+# J_GRPO(pi_theta(. | q) | q) as Appendix A differentiates it, and as Section 2.3 displays it
+_KL0 = r"\mathrm{KL}_0(\pi_\theta \,\|\, \pi_{\mathrm{ref}}; \pi_{\theta_{\mathrm{old}}})"
+
+
+def _j(G, literal=False):
+    pen = rf"\mathbb{{E}}_{{o \sim \pi_\theta}}[{_KL0}]" if literal else _KL0
+    return rf"\mathbb{{E}}_{{o \sim \pi_\theta}}[{P_G(G, 'o', _OLD)}] - \beta\, {pen}"
+
+
+# the stationarity claims: pi_ref solved from (11) at pi_theta*, pi_old frozen and then set to pi_theta*
+_ON_STAR_TEXT = r"\Big|_{\pi_{\theta_{\mathrm{old}}} = \pi_\theta = \pi_{\theta^*}}"
+
+
+def _from_eq11(G):
+    return (r",\quad \pi_{\mathrm{ref}}(o \mid q) = " + _eq11(G, "o") + r" \text{ (Eq. (11) at } \pi_{\theta^*})")
+
 CLAIMS = []
 
 # ============================================================ the objective (first displays)
@@ -113,15 +155,16 @@ _REFF = dict(zip(OUT, (fa, fb, fc)))
 
 CLAIMS.append(Identity(
     id="s23-objective-reward-pref-minus-penalty-g2",
-    title="G = 2: the per-context GRPO objective is the reward preference minus beta times the penalty",
+    title=r"$G = 2$: the per-context GRPO objective is the reward preference minus $\beta$ times the penalty",
     ref=Ref("2.3", note="display of J_GRPO(pi_theta(.|q) | q)"),
-    lhs=objective_literal(_PI_N, _PG2_OLD_N, _REFF, _OLD_N, beta),
-    rhs=reward_preference_def(_PI_N, _OLD_N_LAW, KERNEL2.__getitem__, 2)
-    - beta * penalty_def(_PI_N, _REFF, _OLD_N_LAW, 2),
+    lhs=name(NOTATION, objective_literal(_PI_N, _PG2_OLD_N, _REFF, _OLD_N, beta), _j(2, literal=True)),
+    rhs=name(NOTATION, reward_preference_def(_PI_N, _OLD_N_LAW, KERNEL2.__getitem__, 2), r"\mathcal{R}_2(\theta \mid q)")
+    - beta * name(NOTATION, penalty_def(_PI_N, _REFF, _OLD_N_LAW, 2), r"\mathcal{D}(\theta \mid q)"),
     domain={ya: OPEN_UNIT, yb: OPEN_UNIT, oa: OPEN_UNIT, ob: OPEN_UNIT, fa: POS, fb: POS, fc: POS,
             beta: POS, **KERNEL2_DOMAIN},
     where=(ya + yb < 1, oa + ob < 1),
     uses=("reward-pref-eq6-g2-stochastic", "penalty-d-equals-kl0-g2"),
+    display=_j(2, literal=True) + r" = \mathcal{R}_2(\theta \mid q) - \beta\, \mathcal{D}(\theta \mid q)",
     note="'From our preceding discussion': R_G (definition in Section 2.1) minus beta D (Eq. (7)) "
          "equals the displayed J, where the paper writes the penalty as beta E_{o ~ pi}[KL_0(...)], "
          "an expectation over o of a quantity that does not depend on o; this is KL_0 because pi "
@@ -135,11 +178,13 @@ _DOM3 = {**STAR_DOMAIN, **KERNEL3G_DOMAIN, beta: POS}
 
 CLAIMS.append(Stationary(
     id="kkt-literal-objective-same-stationary-points",
-    title="The literal objective (penalty averaged over o) has the same stationary policies",
+    title=r"The literal objective (penalty averaged over $o$) has the same stationary policies",
     ref=Ref("2.3", note="display of J_GRPO(pi_theta(.|q) | q), E_{o ~ pi} around KL_0"),
-    objective=objective_literal(Y, PG2_OLD, REF2, OLDF, beta),
+    objective=name(NOTATION, objective_literal(Y, PG2_OLD, REF2, OLDF, beta), _j(2, literal=True)),
     wrt=(ya, yb, yc), at=AT_STAR, frozen=ON_STAR, simplex=True,
     domain=_DOM2, where=STAR_WHERE + REF2_POS,
+    display=r"\nabla_{\pi_\theta} \Big(" + _j(2, literal=True) + r"\Big)" + _ON_STAR_TEXT
+    + r" \text{ has equal components}" + _from_eq11(2),
     uses=("kkt-eq11-stationary-g2",),
     note="Differentiated with pi(o) free, beta (sum_o pi(o)) KL_0 contributes the extra term "
          "beta KL_0 to every partial derivative; it is the same for every o, so it is absorbed by "
@@ -155,7 +200,8 @@ _ALL_POS = {ya: POS, yb: POS, yc: POS, oa: POS, ob: POS, oc: POS, fa: POS, fb: P
 
 CLAIMS.append(Identity(
     id="kkt-lagrangian-gradient",
-    title="Partial derivative of the Lagrangian: P_G(o | pi_old) minus beta times (8), minus lambda, plus gamma_o",
+    title=r"Partial derivative of the Lagrangian: $\mathcal{P}_G(o \mid \pi_{\theta_{\mathrm{old}}}, q)$ minus $\beta$ times (8), "
+          r"minus $\lambda$, plus $\gamma_o$",
     ref=Ref("Appendix A", note="stationarity condition and the display after it"),
     lhs=sp.diff(_L, ya),
     rhs=_GRAD_A - lam + ga,
@@ -202,7 +248,8 @@ CLAIMS.append(Chain(
 _ONP = sp.Eq(ua - beta * (-ya * fa / ya ** 2 + ya / ya) - lam, 0)
 CLAIMS.append(Chain(
     id="kkt-appendix-a-on-policy-chain",
-    title="Appendix A, second step: at pi_old = pi the condition becomes pi_ref = (1 - (P_G - lambda)/beta) pi",
+    title=r"Appendix A, second step: at $\pi_{\theta_{\mathrm{old}}} = \pi_\theta$ the condition becomes "
+          r"$\pi_{\mathrm{ref}} = (1 - (\mathcal{P}_G - \lambda)/\beta)\, \pi_\theta$",
     ref=Ref("Appendix A", note="display 'Under the condition pi_theta = pi_theta_old'"),
     steps=[
         Step(_ONP, because="the first display with pi_old(o) := pi(o) after differentiating"),
@@ -225,7 +272,7 @@ _NORM_WHERE = (ya + yb < 1, fa + fb < 1)
 
 CLAIMS.append(Chain(
     id="kkt-multiplier-from-normalisation",
-    title="Appendix A, last step: summing over outputs fixes lambda as the expected preference",
+    title=r"Appendix A, last step: summing over outputs fixes $\lambda$ as the expected preference",
     ref=Ref("Appendix A", eq="11", note="'By using the constraint sum_o pi(o) = 1'"),
     steps=[
         Step(sp.Eq(sp.Add(*_FN.values()), sp.Add(*_FORM_N.values())),
@@ -257,11 +304,13 @@ CLAIMS.append(Root(
 
 CLAIMS.append(Stationary(
     id="kkt-eq11-stationary-g2",
-    title="G = 2, three outputs, stochastic rewards: a policy satisfying (11) is a KKT point",
+    title="$G = 2$, three outputs, stochastic rewards: a policy satisfying (11) is a KKT point",
     ref=Ref("2.3", eq="11"),
-    objective=objective(Y, PG2_OLD, REF2, OLDF, beta),
+    objective=name(NOTATION, objective(Y, PG2_OLD, REF2, OLDF, beta), _j(2)),
     wrt=(ya, yb, yc), at=AT_STAR, frozen=ON_STAR, simplex=True,
     domain=_DOM2, where=STAR_WHERE + REF2_POS,
+    display=r"\nabla_{\pi_\theta} \Big(" + _j(2) + r"\Big)" + _ON_STAR_TEXT + r" \text{ has equal components}"
+    + _from_eq11(2),
     uses=("kkt-multiplier-unique",),
     note="For every interior pi* and beta, pi_ref is solved from (11) (any pi_ref making pi* satisfy "
          "(11) is of this form); the partial derivatives of J(. | pi_old) with pi_old frozen and then "
@@ -272,12 +321,14 @@ CLAIMS.append(Stationary(
 
 CLAIMS.append(Stationary(
     id="kkt-eq11-stationary-g3",
-    title="G = 3, three outputs, stochastic three-level rewards: a policy satisfying (11) is a KKT point",
+    title="$G = 3$, three outputs, stochastic three-level rewards: a policy satisfying (11) is a KKT point",
     ref=Ref("2.3", eq="11"),
-    objective=objective(Y, pg_vector(Categorical(OUT, [OLDF[o] for o in OUT]), KERNEL3G.__getitem__, 3),
-                        REF3, OLDF, beta),
+    objective=name(NOTATION, objective(Y, pg_vector(Categorical(OUT, [OLDF[o] for o in OUT]), KERNEL3G.__getitem__, 3),
+                                       REF3, OLDF, beta), _j(3)),
     wrt=(ya, yb, yc), at=AT_STAR, frozen=ON_STAR, simplex=True,
     domain=_DOM3, where=STAR_WHERE + REF3_POS,
+    display=r"\nabla_{\pi_\theta} \Big(" + _j(3) + r"\Big)" + _ON_STAR_TEXT + r" \text{ has equal components}"
+    + _from_eq11(3),
     uses=("kkt-multiplier-unique",),
     note="As kkt-eq11-stationary-g2 with G = 3: output a has a stochastic reward on three levels, "
          "b and c deterministic rewards on the upper two (so ties, wins and losses all occur and P_3 "
@@ -290,13 +341,14 @@ CLAIMS.append(Identity(
     ref=Ref("2.3", eq="11"),
     lhs=sp.Add(*REF2.values()), rhs=1,
     domain=_DOM2, where=STAR_WHERE,
+    display=r"\sum_o \pi_{\mathrm{ref}}(o \mid q) = 1" + _from_eq11(2) + r",\ G = 2",
     note="Consistency of (11): sum_o (1 - (P(o) - E P)/beta) pi(o) = 1 - 0.  G = 2, three outputs.",
 ))
 
 for _G, _PG, _KD in ((2, PG2_STAR, KERNEL2_DOMAIN), (3, PG3_STAR, KERNEL3G_DOMAIN)):
     CLAIMS.append(Identity(
         id=f"pg-on-policy-mean-zero-g{_G}",
-        title=f"G = {_G}: on-policy, the expected group-relative preference of a random output is zero",
+        title=f"$G = {_G}$: on-policy, the expected group-relative preference of a random output is zero",
         ref=Ref("2.3", eq="11", note="the term E_{o' ~ pi}[P_G(o' | pi)]"),
         lhs=expected(STAR, _PG), rhs=0,
         domain={**STAR_DOMAIN, **_KD}, where=STAR_WHERE,
@@ -306,9 +358,9 @@ for _G, _PG, _KD in ((2, PG2_STAR, KERNEL2_DOMAIN), (3, PG3_STAR, KERNEL3G_DOMAI
     ))
 
 # ---- boundary stationary policies: (11) fails when pi_ref has mass outside supp(pi)
-x = R("x")                                    # pi(a) over the two outputs a, b
+x = NOTATION.symbol("x", rf"{_THETA}(a \mid q)")   # pi(a) over the two outputs a, b
 delta = R("delta", positive=True)
-rb = R("r_b", real=True)
+rb = NOTATION.symbol("r_b", r"r(b \mid q)", real=True)
 _DET2 = {"a": point_mass(rb + delta), "b": point_mass(rb)}   # deterministic, r(a) > r(b)
 _POINT = Categorical(["a", "b"], [1, 0])                      # pi_old = pi* = delta_a
 _PG_POINT = pg_vector(_POINT, _DET2.__getitem__, 2)           # P_2(a | delta_a) = 0, P_2(b | .) = -1
@@ -333,14 +385,19 @@ CLAIMS.append(Maximiser(
 _EP_POINT = _PG_POINT["a"]  # E_{o ~ delta_a}[P_2(o | delta_a)]
 CLAIMS.append(Identity(
     id="kkt-eq11-at-boundary-maximiser",
-    title="(11) as stated, at the point-mass stationary policy: (1 - (P_G(a) - E P_G)/beta) pi(a) = pi_ref(a)",
+    title=r"(11) as stated, at the point-mass stationary policy: $(1 - (\mathcal{P}_G(a) - \mathbb{E}[\mathcal{P}_G])/\beta)\, "
+          r"\pi_\theta(a \mid q) = \pi_{\mathrm{ref}}(a \mid q)$",
     ref=Ref("2.3", eq="11", note="'for each maximum, either pi(o) = 0 or (11)'"),
     lhs=(1 - (_PG_POINT["a"] - _EP_POINT) / beta) * 1, rhs=fa,
     domain=_POINT_DOMAIN, where=_POINT_WHERE,
+    display=r"\left(1 - \frac{\mathcal{P}_2(a \mid \delta_a, q) - \mathbb{E}_{o' \sim \delta_a}[\mathcal{P}_2(o' \mid "
+            r"\delta_a, q)]}{\beta}\right) \cdot 1 = \pi_{\mathrm{ref}}(a \mid q), \quad \pi_\theta = "
+            r"\pi_{\theta_{\mathrm{old}}} = \delta_a,\ \mathcal{P}_2(a \mid \delta_a, q) = 0",
     uses=("stationary-boundary-point-mass-maximiser",),
-    expect=refuted("at the stationary policy delta_a (beta < 4 pi_ref(a)) (11) reads 1 = pi_ref(a): "
-                   "Appendix A's 'using sum pi = 1' needs pi_ref(supp pi) = 1; in general "
-                   "lambda = E[P_G] - beta (1 - pi_ref(supp pi))"),
+    expect=refuted(r"at the stationary policy $\delta_a$ ($\beta < 4 \pi_{\mathrm{ref}}(a \mid q)$) (11) reads "
+                   r"$1 = \pi_{\mathrm{ref}}(a \mid q)$: Appendix A's 'using $\sum_o \pi_\theta(o \mid q) = 1$' needs "
+                   r"$\pi_{\mathrm{ref}}(\operatorname{supp} \pi_\theta) = 1$; in general $\lambda = \mathbb{E}[\mathcal{P}_G] "
+                   r"- \beta (1 - \pi_{\mathrm{ref}}(\operatorname{supp} \pi_\theta))$"),
     note="pi(a) = 1 > 0, so the paper's dichotomy requires (11) at a; it holds only if pi_ref(a) = 1. "
          "Counterexample e.g. pi_ref(a) = 1/2, beta = 1.  Corrected: kkt-multiplier-partial-support "
          "and kkt-boundary-multiplier-nonnegative.",
@@ -351,7 +408,8 @@ _FS = fa + fb                        # pi_ref(supp pi), pi_ref(c) = 1 - fa - fb 
 _EU_S = expected(_YS, U)
 CLAIMS.append(Chain(
     id="kkt-multiplier-partial-support",
-    title="Corrected last step: with pi(c) = 0 the multiplier is E[P_G] - beta (1 - pi_ref(supp pi))",
+    title=r"Corrected last step: with $\pi_\theta(c \mid q) = 0$ the multiplier is $\mathbb{E}[\mathcal{P}_G] - \beta (1 - "
+          r"\pi_{\mathrm{ref}}(\operatorname{supp} \pi_\theta))$",
     ref=Ref("Appendix A", eq="11", note="'By using the constraint', corrected for boundary policies"),
     steps=[
         Step(sp.Eq(fa + fb, sum((1 - (U[o] - lam) / beta) * _YS[o] for o in ("a", "b"))),
@@ -370,7 +428,8 @@ CLAIMS.append(Chain(
 
 CLAIMS.append(Root(
     id="kkt-multiplier-partial-support-unique",
-    title="With pi(c) = 0, the normalisation over the support fixes lambda = E[P_G] - beta (1 - pi_ref(S))",
+    title=r"With $\pi_\theta(c \mid q) = 0$, the normalisation over the support fixes $\lambda = \mathbb{E}[\mathcal{P}_G] - "
+          r"\beta (1 - \pi_{\mathrm{ref}}(S))$",
     ref=Ref("Appendix A", eq="11", note="'By using the constraint', corrected for boundary policies"),
     equation=sp.Eq(fa + fb, sum((1 - (U[o] - lam) / beta) * _YS[o] for o in ("a", "b"))),
     var=lam, value=_EU_S - beta * (1 - _FS), interval=REAL, unique=True,
@@ -387,6 +446,9 @@ CLAIMS.append(Inequality(
     ref=Ref("Appendix A", note="non-negativity, with the corrected multiplier"),
     lhs=(_EP_POINT - beta * (1 - fa)) - _PG_POINT["b"], op=">=", rhs=0,
     domain=_POINT_DOMAIN, where=_POINT_WHERE,
+    display=r"\gamma_b = \lambda - \mathcal{P}_2(b \mid \delta_a, q) \ge 0, \quad \lambda = \mathbb{E}_{o \sim "
+            r"\delta_a}[\mathcal{P}_2(o \mid \delta_a, q)] - \beta (1 - \pi_{\mathrm{ref}}(a \mid q)),\ "
+            r"\mathcal{P}_2(b \mid \delta_a, q) = -1",
     uses=("kkt-eq11-at-boundary-maximiser", "kkt-multiplier-partial-support"),
     note="gamma_b = lambda - P_2(b | delta_a) with lambda = E[P_2] - beta (1 - pi_ref(a)) "
          "= 1 - beta (1 - pi_ref(a)) >= 0 on beta < 4 pi_ref(a) (as 4 p (1 - p) <= 1): the full KKT "
@@ -394,13 +456,17 @@ CLAIMS.append(Inequality(
 ))
 
 # ============================================================ the bound P_G < E[P_G] + beta
-pg_o, ep, piv, refv = R("P_o", real=True), R("E_P", real=True), R("pi_o"), R("ref_o")
+pg_o = NOTATION.symbol("P_o", P_G("G", "o", _THETA), real=True)
+ep = NOTATION.symbol("E_P", r"\mathbb{E}_{o' \sim \pi_\theta}[" + P_G("G", "o'", _THETA) + "]", real=True)
+piv = NOTATION.symbol("pi_o", rf"{_THETA}(o \mid q)")
+refv = NOTATION.symbol("ref_o", r"\pi_{\mathrm{ref}}(o \mid q)")
 _EQ11_GENERIC = sp.Eq((1 - (pg_o - ep) / beta) * piv, refv)
 _BOUND_DOMAIN = {piv: LOPEN_UNIT, refv: LOPEN_UNIT, beta: POS, ep: REAL}
 
 CLAIMS.append(Root(
     id="stationary-pg-solved-from-eq11",
-    title="Given pi(o) > 0, (11) determines P_G(o | pi) uniquely as E[P_G] + beta (1 - pi_ref(o)/pi(o))",
+    title=r"Given $\pi_\theta(o \mid q) > 0$, (11) determines $\mathcal{P}_G(o \mid \pi_\theta, q)$ uniquely as "
+          r"$\mathbb{E}[\mathcal{P}_G] + \beta (1 - \pi_{\mathrm{ref}}(o \mid q)/\pi_\theta(o \mid q))$",
     ref=Ref("2.3", eq="11", note="sentence after (11): 'it must hold'"),
     equation=_EQ11_GENERIC, var=pg_o, value=ep + beta * (1 - refv / piv), interval=REAL, unique=True,
     domain=_BOUND_DOMAIN,
@@ -418,14 +484,18 @@ _REF_TWO = ref_from_eq11(_PG2_TWO, _PI2D, beta)
 
 CLAIMS.append(Inequality(
     id="stationary-within-beta-two-sided",
-    title="Reading 'within an additive constant beta' two-sidedly: |P_G(o) - E[P_G]| < beta at stationary policies",
+    title=r"Reading 'within an additive constant $\beta$' two-sidedly: $|\mathcal{P}_G(o) - \mathbb{E}[\mathcal{P}_G]| < \beta$ "
+          r"at stationary policies",
     ref=Ref("2.3", note="sentence after the bound: 'within an additive constant of beta'"),
     lhs=sp.Abs(_PG2_TWO["b"] - _EP2_TWO), op="<", rhs=beta,
+    display=r"\left|\mathcal{P}_2(b \mid \pi_\theta, q) - \mathbb{E}_{o' \sim \pi_\theta}[\mathcal{P}_2(o' \mid "
+            r"\pi_\theta, q)]\right| < \beta",
     domain={x: sp.Interval.open(sp.Rational(1, 2), 1), beta: POS, rb: REAL, delta: POS},
     where=(_REF_TWO["a"] > 0,),
     uses=("stationary-two-output-local-maximiser",),
-    expect=refuted("only the upper bound P_G(o) < E[P_G] + beta holds; below, P_G(o) - E[P_G] is "
-                   "unbounded by beta (two answers, pi(a) = 0.9, beta = 0.2: P_2(b) - E = -0.9)"),
+    expect=refuted(r"only the upper bound $\mathcal{P}_G(o) < \mathbb{E}[\mathcal{P}_G] + \beta$ holds; below, "
+                   r"$\mathcal{P}_G(o) - \mathbb{E}[\mathcal{P}_G]$ is unbounded by $\beta$ (two answers, "
+                   r"$\pi_\theta(a \mid q) = 0.9$, $\beta = 0.2$: $\mathcal{P}_2(b) - \mathbb{E}[\mathcal{P}_2] = -0.9$)"),
     note="Two outputs, G = 2, deterministic rewards r(a) > r(b), pi(a) = x in (1/2, 1); pi_ref is "
          "solved from (11) (positive iff 1 - x < beta).  The stationary policy pi(a) = x is a local "
          "maximiser there (stationary-two-output-local-maximiser).  Corrected: "
@@ -434,7 +504,7 @@ CLAIMS.append(Inequality(
 
 CLAIMS.append(Inequality(
     id="stationary-pg-below-mean-plus-beta",
-    title="Outputs with positive probability at a stationary policy have P_G(o) < E[P_G] + beta",
+    title=r"Outputs with positive probability at a stationary policy have $\mathcal{P}_G(o) < \mathbb{E}[\mathcal{P}_G] + \beta$",
     ref=Ref("2.3", note="display after (11): P_G(o | pi) < E[P_G] + beta"),
     lhs=ep + beta * (1 - refv / piv), op="<", rhs=ep + beta,
     domain=_BOUND_DOMAIN,
@@ -444,10 +514,10 @@ CLAIMS.append(Inequality(
          "This is the one-sided statement the paper's display makes.",
 ))
 
-refs_ = R("ref_S")
+refs_ = NOTATION.symbol("ref_S", r"\pi_{\mathrm{ref}}(S)")   # S = supp pi
 CLAIMS.append(Inequality(
     id="stationary-pg-bound-partial-support",
-    title="The bound P_G(o) < E[P_G] + beta also holds at boundary stationary policies",
+    title=r"The bound $\mathcal{P}_G(o) < \mathbb{E}[\mathcal{P}_G] + \beta$ also holds at boundary stationary policies",
     ref=Ref("2.3", note="display after (11), with the corrected multiplier"),
     lhs=ep + beta * (refs_ - refv / piv), op="<", rhs=ep + beta,
     domain={**_BOUND_DOMAIN, refs_: LOPEN_UNIT},
@@ -462,7 +532,8 @@ CLAIMS.append(Inequality(
 xx = R("x_o", real=True)
 CLAIMS.append(Chain(
     id="stationary-g-rewrite",
-    title="(11) rewritten as pi(o) = g((P_G(o) - E[P_G])/beta) pi_ref(o), g(x) = 1/(1 - x)",
+    title=r"(11) rewritten as $\pi_\theta(o \mid q) = g((\mathcal{P}_G(o) - \mathbb{E}[\mathcal{P}_G])/\beta)\, "
+          r"\pi_{\mathrm{ref}}(o \mid q)$, $g(x) = 1/(1 - x)$",
     ref=Ref("2.3", note="display after the bound, with g(x) = 1/(1 - x)"),
     steps=[
         Step(sp.Eq((1 - (pg_o - ep) / beta) * piv, refv), because="Eq. (11)"),
@@ -479,7 +550,7 @@ CLAIMS.append(Chain(
 
 CLAIMS.append(Monotonic(
     id="stationary-g-increasing",
-    title="g(x) = 1/(1 - x) is increasing: a larger relative preference means more mass than pi_ref",
+    title=r"$g(x) = 1/(1 - x)$ is increasing: a larger relative preference means more mass than $\pi_{\mathrm{ref}}$",
     ref=Ref("2.3", note="g display; Section 1.2 'a function that increases with the expected advantage'"),
     expr=g(xx), var=xx, direction="increasing",
     domain={xx: sp.Interval.open(-sp.oo, 1)},
@@ -488,7 +559,7 @@ CLAIMS.append(Monotonic(
 
 CLAIMS.append(Inequality(
     id="stationary-g-positive-fixes-one",
-    title="g(x) - 1 has the sign of x: outputs preferred above average get more mass than under pi_ref",
+    title=r"$g(x) - 1$ has the sign of $x$: outputs preferred above average get more mass than under $\pi_{\mathrm{ref}}$",
     ref=Ref("2.3", note="g display"),
     lhs=(g(xx) - 1) * xx, op=">=", rhs=0,
     domain={xx: sp.Interval.open(-sp.oo, 1)},
@@ -496,15 +567,17 @@ CLAIMS.append(Inequality(
          "those below get less, g(0) = 1.",
 ))
 
-x1, x2 = R("x_1", real=True), R("x_2", real=True)
+x1 = NOTATION.symbol("x_1", "x_o", real=True)
+x2 = NOTATION.symbol("x_2", "x_{o'}", real=True)
 CLAIMS.append(Identity(
     id="stationary-g-not-logarithmic-pooling",
     title="GRPO's aggregation differs from logarithmic pooling (probability ratios are not exponential)",
     ref=Ref("2.3", note="'the aggregation of preferences is different than logarithmic pooling'"),
     lhs=g(x1) / g(x2), rhs=sp.exp(x1 - x2),
     domain={x1: sp.Interval.open(-sp.oo, 1), x2: sp.Interval.open(-sp.oo, 1)},
-    expect=not_in_general("the paper says GRPO's aggregation is not logarithmic pooling: "
-                          "pi(o)/pi(o') / (ref(o)/ref(o')) = g(x)/g(x') is not exp(x - x')"),
+    expect=not_in_general(r"the paper says GRPO's aggregation is not logarithmic pooling: "
+                          r"$\frac{\pi_\theta(o \mid q)/\pi_\theta(o' \mid q)}{\pi_{\mathrm{ref}}(o \mid q)/\pi_{\mathrm{ref}}"
+                          r"(o' \mid q)} = g(x_o)/g(x_{o'})$ is not $e^{x_o - x_{o'}}$"),
     note="Logarithmic pooling (KL-regularised RLHF) gives pi(o) proportional to pi_ref(o) exp(P(o)/beta), "
          "so pi(o) pi_ref(o')/(pi_ref(o) pi(o')) = exp(x_o - x_o'); GRPO gives g(x_o)/g(x_o').  Ratios "
          "are free of the normalising constants, so this compares the aggregation rules fairly.",
@@ -517,10 +590,13 @@ _WIN = ordered_prob(KERNEL3["a"], _MIX, LEVELS3, lambda i, j: i > j)
 _LOSS = ordered_prob(KERNEL3["a"], _MIX, LEVELS3, lambda i, j: i < j)
 CLAIMS.append(Identity(
     id="stationary-eq12-groups-of-two",
-    title="For groups of two, (11) is (12): the bracket uses P(r > r') - P(r < r') with o' ~ pi",
+    title=r"For groups of two, (11) is (12): the bracket uses $\mathbb{P}[r > r'] - \mathbb{P}[r < r']$ with "
+          r"$o' \sim \pi_\theta$",
     ref=Ref("2.3", eq="12"),
-    lhs=(1 - (_STAR_LAW_PG["a"] - expected(STAR, _STAR_LAW_PG)) / beta) * pa,
-    rhs=(1 - (_WIN - _LOSS) / beta) * pa,
+    lhs=name(NOTATION, (1 - (_STAR_LAW_PG["a"] - expected(STAR, _STAR_LAW_PG)) / beta) * pa, _eq11(2, "a")),
+    rhs=name(NOTATION, (1 - (_WIN - _LOSS) / beta) * pa,
+             r"\left(1 - \frac{\mathbb{P}_{o' \sim \pi_{\theta^*}}[r > r' \mid a] - \mathbb{P}_{o' \sim \pi_{\theta^*}}"
+             r"[r < r' \mid a]}{\beta}\right) \pi_{\theta^*}(a \mid q)"),
     domain={**STAR_DOMAIN, **KERNEL3_DOMAIN, beta: POS}, where=STAR_WHERE,
     uses=("pg-on-policy-mean-zero-g2", "p2-is-win-minus-loss-probability"),
     note="Left: (11)'s left side for G = 2 from the Section 2.1 definition; right: (12)'s left side "
@@ -529,18 +605,33 @@ CLAIMS.append(Identity(
 ))
 
 # ============================================================ (13): large groups
-ra_, rb_, rc_ = R("r_a", real=True), R("r_b3", real=True), R("r_c", real=True)
+ra_, rb_, rc_ = NOTATION.symbol("r_a", r"r(a \mid q)", real=True), R("r_b3", real=True), R("r_c", real=True)
 d1, d2 = R("d_1", positive=True), R("d_2", positive=True)
 RW = {"a": ra_, "b": ra_ + d1, "c": ra_ + d1 + d2}     # distinct expected rewards
 SIG = reward_std(STAR, RW)
 P_INF = {o: (RW[o] - expected(STAR, RW)) / SIG for o in OUT}
 _RW_DOMAIN = {ra_: REAL, d1: POS, d2: POS}
+# the large-group preference (r(o) - E_pi[r]) / sigma(pi) of Section 2.1, at pi = pi_theta*
+_E_R = r"\mathbb{E}_{o' \sim \pi_{\theta^*}}[r(o' \mid q)]"
+_SIG = r"\sigma(\pi_{\theta^*}(\cdot \mid q))"
+name(NOTATION, SIG, _SIG)
+name(NOTATION, expected(STAR, RW), _E_R)
+
+
+def _eq13(o):
+    """The left side of Eq. (13) at output o, at pi_theta*."""
+    return (rf"\left(1 - \frac{{r({o} \mid q) - {_E_R}}}{{\beta {_SIG}}}\right) \pi_{{\theta^*}}({o} \mid q)")
+
+
+def _p_inf(o):
+    return rf"\frac{{r({o} \mid q) - {_E_R}}}{{{_SIG}}}"
 
 CLAIMS.append(Identity(
     id="pg-large-group-on-policy-mean-zero",
     title="Large groups: the standardised reward has mean zero under the policy",
     ref=Ref("2.3", eq="13"),
-    lhs=expected(STAR, P_INF), rhs=0,
+    lhs=name(NOTATION, expected(STAR, P_INF), r"\mathbb{E}_{o \sim \pi_{\theta^*}}\left[" + _p_inf("o") + r"\right]"),
+    rhs=0,
     domain={**STAR_DOMAIN, **_RW_DOMAIN}, where=STAR_WHERE,
     note="P_inf(o | pi) = (r(o) - E_pi r)/sigma(pi) (Section 2.1, R_inf) has E_pi[P_inf] = 0. "
          "Three outputs with distinct expected rewards.",
@@ -548,17 +639,19 @@ CLAIMS.append(Identity(
 
 CLAIMS.append(Identity(
     id="stationary-eq13-large-groups",
-    title="For large groups, (11) with P_inf = (r - E r)/sigma is (13)",
+    title=r"For large groups, (11) with $\mathcal{P}_\infty = (r - \mathbb{E}[r])/\sigma$ is (13)",
     ref=Ref("2.3", eq="13"),
-    lhs=(1 - (P_INF["a"] - expected(STAR, P_INF)) / beta) * pa,
-    rhs=(1 - (RW["a"] - expected(STAR, RW)) / (beta * SIG)) * pa,
+    lhs=name(NOTATION, (1 - (P_INF["a"] - expected(STAR, P_INF)) / beta) * pa,
+             r"\left(1 - \frac{" + _p_inf("a") + r" - \mathbb{E}_{o \sim \pi_{\theta^*}}\left[" + _p_inf("o")
+             + r"\right]}{\beta}\right) \pi_{\theta^*}(a \mid q)"),
+    rhs=name(NOTATION, (1 - (RW["a"] - expected(STAR, RW)) / (beta * SIG)) * pa, _eq13("a")),
     domain={**STAR_DOMAIN, **_RW_DOMAIN, beta: POS}, where=STAR_WHERE,
     uses=("pg-large-group-on-policy-mean-zero", "reward-pref-binary-limit-r-inf"),
     note="Substituting the large-group preference of Section 2.1.  For stochastic rewards r(o) is the "
          "expected reward and sigma the std of the reward (output and reward noise) under pi.",
 ))
 
-p = R("p")
+p = NOTATION.symbol("p", rf"{_STAR}(a \mid q)")
 _LIM_P = sp.Interval(sp.Rational(1, 10), sp.Rational(9, 10))
 Gs, ks = sp.Symbol("G", integer=True, positive=True), sp.Symbol("k", integer=True, nonnegative=True)
 CLAIMS.append(Identity(
@@ -594,13 +687,19 @@ CLAIMS.append(Limit(
 
 # ============================================================ effective regularisation beta * sigma
 _REF13 = {o: (1 - (RW[o] - expected(STAR, RW)) / (beta * SIG)) * STAR[o] for o in OUT}
+for _o in OUT:   # pi_ref solved from (13) at pi_theta*
+    name(NOTATION, _REF13[_o], _eq13(_o))
 CLAIMS.append(Stationary(
     id="effective-reg-beta-sigma",
-    title="(13) is the KKT condition of expected reward with regularisation constant beta * sigma",
+    title=r"(13) is the KKT condition of expected reward with regularisation constant $\beta \sigma$",
     ref=Ref("2.3", eq="13", note="paragraph after (13): effective regularisation beta sigma(pi)"),
-    objective=expected(Y, RW) - beta * SIG * kl0(Y, _REF13, OLDF),
+    objective=name(NOTATION, expected(Y, RW) - beta * SIG * kl0(Y, _REF13, OLDF),
+                   r"\mathbb{E}_{o \sim \pi_\theta}[r(o \mid q)] - \beta " + _SIG + r"\, " + _KL0),
     wrt=(ya, yb, yc), at=AT_STAR, frozen=ON_STAR, simplex=True,
     domain={**STAR_DOMAIN, **_RW_DOMAIN, beta: POS},
+    display=r"\nabla_{\pi_\theta} \Big(\mathbb{E}_{o \sim \pi_\theta}[r(o \mid q)] - \beta " + _SIG + r"\, " + _KL0
+    + r"\Big)" + _ON_STAR_TEXT + r" \text{ has equal components}, \quad \pi_{\mathrm{ref}}(o \mid q) = " + _eq13("o")
+    + r" \text{ (Eq. (13) at } \pi_{\theta^*})",
     where=STAR_WHERE + tuple(_REF13[o] > 0 for o in OUT),
     uses=("stationary-eq13-large-groups",),
     note="pi* satisfying (13) is stationary for E_pi[r] - (beta sigma(pi*)) KL_0(pi || ref; pi_old) "
@@ -608,10 +707,10 @@ CLAIMS.append(Stationary(
          "sigma.  Three outputs, unnormalised rewards r(o).",
 ))
 
-dd = R("Delta", positive=True)
+dd = NOTATION.symbol("Delta", r"|r(a \mid q) - r(b \mid q)|", positive=True)
 CLAIMS.append(Monotonic(
     id="effective-reg-decreasing-two-outputs",
-    title="Two outputs: the effective regularisation beta * sigma decreases as the policy concentrates",
+    title=r"Two outputs: the effective regularisation $\beta \sigma$ decreases as the policy concentrates",
     ref=Ref("2.3", note="paragraph after (13): more concentrated policy, smaller sigma"),
     expr=beta * dd * sp.sqrt(p * (1 - p)), var=p, direction="decreasing",
     domain={p: sp.Interval.Ropen(sp.Rational(1, 2), 1), beta: POS, dd: POS},
@@ -621,28 +720,30 @@ CLAIMS.append(Monotonic(
 
 CLAIMS.append(Limit(
     id="effective-reg-vanishes-at-point-mass",
-    title="As the policy concentrates on one output, sigma and the effective regularisation vanish",
+    title=r"As the policy concentrates on one output, $\sigma$ and the effective regularisation vanish",
     ref=Ref("2.3", note="paragraph after (13)"),
-    expr=beta * reward_std({"a": p, "b": (1 - p) * sb, "c": (1 - p) * (1 - sb)}, RW),
+    expr=beta * name(NOTATION, reward_std({"a": p, "b": (1 - p) * sb, "c": (1 - p) * (1 - sb)}, RW), _SIG),
     var=p, point=1, direction="-", value=0,
     domain={sb: UNIT, beta: POS, **_RW_DOMAIN},
     uses=("effective-reg-more-concentrated-smaller-sigma",),
     note="Three outputs, the remaining mass split in any proportion s : 1 - s.",
 ))
 
-q1, q2, q3, q4 = R("q_1"), R("q_2"), R("q_3"), R("q_4")
+q1, q2 = (NOTATION.symbol(f"q_{i}", rf"\pi({o} \mid q)") for i, o in ((1, "a"), (2, "b")))
+q3, q4 = (NOTATION.symbol(f"q_{i}", rf"\pi'({o} \mid q)") for i, o in ((3, "a"), (4, "b")))
 _P1 = {"a": q1, "b": q2, "c": 1 - q1 - q2}    # a is the most likely output under both
 _P2 = {"a": q3, "b": q4, "c": 1 - q3 - q4}
 CLAIMS.append(Inequality(
     id="effective-reg-more-concentrated-smaller-sigma",
     title="Literal reading: a policy more concentrated on a single output has a smaller reward std",
     ref=Ref("2.3", note="paragraph after (13): 'the more concentrated ... the smaller sigma'"),
-    lhs=reward_std(_P2, RW), op="<=", rhs=reward_std(_P1, RW),
+    lhs=name(NOTATION, reward_std(_P2, RW), r"\sigma(\pi')"), op="<=", rhs=name(NOTATION, reward_std(_P1, RW), r"\sigma(\pi)"),
     domain={q1: UNIT, q2: UNIT, q3: UNIT, q4: UNIT, **_RW_DOMAIN},
     where=(q1 + q2 <= 1, q3 + q4 <= 1, q2 <= q1, 1 - q1 - q2 <= q1, q4 <= q3, 1 - q3 - q4 <= q3,
            q3 >= q1),
-    expect=refuted("with three or more outputs more mass on the top output can raise sigma: "
-                   "rewards (0, 0.01, 1): pi = (1/2, 1/2, 0) has sigma 0.005, (0.6, 0, 0.4) has sigma ~ 0.49"),
+    expect=refuted(r"with three or more outputs more mass on the top output can raise $\sigma$: "
+                   r"rewards $(0, 0.01, 1)$: $\pi = (1/2, 1/2, 0)$ has $\sigma = 0.005$, $(0.6, 0, 0.4)$ has "
+                   r"$\sigma \approx 0.49$"),
     note="'More concentrated on a single output' read as: the largest probability (on the same output "
          "a) is larger.  True for two outputs (effective-reg-decreasing-two-outputs) and in the limit "
          "of a point mass (effective-reg-vanishes-at-point-mass), not monotone in general.",
@@ -654,13 +755,15 @@ _OVER3 = {ya: OPEN_UNIT, yb: OPEN_UNIT}
 _YN_OBJ = {"a": ya, "b": yb, "c": 1 - ya - yb}
 CLAIMS.append(Maximiser(
     id="stationary-eq11-local-maximiser-g2",
-    title="G = 2, three outputs, beta >= 2: a policy satisfying (11) is a local maximiser",
+    title=r"$G = 2$, three outputs, $\beta \ge 2$: a policy satisfying (11) is a local maximiser",
     ref=Ref("2.3", eq="11", note="'we consider the maxima'; stationary policy of Section 1.3"),
-    objective=objective(_YN_OBJ, {o: PG2_OLD[o].subs(oc, 1 - oa - ob) for o in OUT}, REF2,
-                        {"a": oa, "b": ob, "c": 1 - oa - ob}, beta),
+    objective=name(NOTATION, objective(_YN_OBJ, {o: PG2_OLD[o].subs(oc, 1 - oa - ob) for o in OUT}, REF2,
+                                       {"a": oa, "b": ob, "c": 1 - oa - ob}, beta), _j(2)),
     wrt=(ya, yb), at={ya: pa, yb: pb}, over=_OVER3, over_where=(ya + yb < 1,),
     frozen={oa: pa, ob: pb}, scope="local",
     domain=_BIG_BETA, where=STAR_WHERE,
+    display=r"\pi_{\theta^*} \text{ locally maximises } " + _j(2) + r" \text{ with } \pi_{\theta_{\mathrm{old}}} = "
+    r"\pi_{\theta^*}" + _from_eq11(2) + r",\ \beta \ge 2",
     uses=("kkt-eq11-stationary-g2",),
     harmless_mutants={"objective:swap-*": "pi_ref is made from the point through (11) (REF2), and the local-maximum "
                                           "argument of the note holds for any reward laws when beta >= 2: two "
@@ -673,14 +776,14 @@ CLAIMS.append(Maximiser(
          "beta, and globally, it need not (see tests/test_derivations_s2_3.py).",
 ))
 
-z = R("z")                                    # pi(a), the variable optimised
+z = NOTATION.symbol("z", rf"{_THETA}(a \mid q)")   # pi(a), the variable optimised
 _REF_TWO_P = {o: v.subs(x, p) for o, v in _REF_TWO.items()}
 CLAIMS.append(Maximiser(
     id="stationary-two-output-local-maximiser",
-    title="Two answers, G = 2: the solution of (11) with more mass on the better answer is a local maximiser",
+    title=r"Two answers, $G = 2$: the solution of (11) with more mass on the better answer is a local maximiser",
     ref=Ref("2.3", eq="11", note="'we consider the maxima'"),
     objective=z * _PG2_TWO["a"].subs(x, oa) + (1 - z) * _PG2_TWO["b"].subs(x, oa)
-    - beta * kl0({"a": z, "b": 1 - z}, _REF_TWO_P, {"a": oa, "b": 1 - oa}),
+    - beta * name(NOTATION, kl0({"a": z, "b": 1 - z}, _REF_TWO_P, {"a": oa, "b": 1 - oa}), _KL0),
     wrt=(z,), at={z: p}, over={z: OPEN_UNIT}, frozen={oa: p}, scope="local",
     domain={p: sp.Interval.open(sp.Rational(1, 2), 1), beta: POS, rb: REAL, delta: POS},
     where=(1 - p < beta,),
