@@ -31,9 +31,11 @@ groups), b1-* (the displayed steps of Appendix B.1).
 
 import sympy as sp
 
-from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Ref, Root,
+from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Notation, Ref, Root,
                            Stationary, Step, refuted)
 from verify_claims.expectations import Categorical
+
+from _notation import E_P_G, name
 
 from _s2_helpers import expected_preference_under, group_relative_preference
 from _s231_helpers import (bracket, closed_form_g2, closed_form_large, esign, grpo_objective_g2,
@@ -48,15 +50,16 @@ OPEN_UNIT = sp.Interval.open(0, 1)
 GAMMA_SET = sp.Interval.Lopen(0, 1)   # gamma_{a,b} in (0, 1]
 REF_SET = OPEN_UNIT                    # pi_ref(a | q) strictly inside (0, 1)
 
-x = R("pi_a")          # pi_theta(a | q)
-old = R("old_a")       # pi_theta_old(a | q)
-ref = R("ref_a")       # pi_ref(a | q)
-beta = R("beta")
-gamma = R("gamma")     # gamma_{a,b}
+NOTATION = Notation()   # the paper's notation (Section 2.3.1, Appendix B.1)
+x = NOTATION.symbol("pi_a", r"\pi_\theta(a \mid q)")
+old = NOTATION.symbol("old_a", r"\pi_{\theta_{\mathrm{old}}}(a \mid q)")
+ref = NOTATION.symbol("ref_a", r"\pi_{\mathrm{ref}}(a \mid q)")
+beta = NOTATION.symbol("beta", r"\beta")
+gamma = NOTATION.symbol("gamma", r"\gamma_{a,b}")
 y = R("y")             # pi_theta(a | q) - pi_ref(a | q)
 
 # ----------------------------------------------------------------------------- reward laws
-lo = R("r_lo", real=True)
+lo = NOTATION.symbol("r_lo", r"r_{\mathrm{lo}}", real=True)
 g1, g2 = R("g_1", positive=True), R("g_2", positive=True)
 LEVELS3 = [lo, lo + g1, lo + g1 + g2]
 ta, sa, tb, sb = (R(n) for n in ("t_a", "s_a", "t_b", "s_b"))
@@ -76,10 +79,14 @@ def _kernel(o):
 GAMMA_EXPR = esign(LAW["a"], LAW["b"])            # E[sign(r_1 - r_2) | o_1 = a, o_2 = b]
 P_AB, P_BA = win_prob(LAW["a"], LAW["b"]), win_prob(LAW["b"], LAW["a"])
 STOCH_DOMAIN = {ta: UNIT, sa: UNIT, tb: UNIT, sb: UNIT, lo: REAL, g1: POS, g2: POS}
+# gamma_{a,b} = E[sign(r_1 - r_2) | o_1 = a, o_2 = b, q] = P(a > b | q) - P(b > a | q), from the reward laws
+name(NOTATION, GAMMA_EXPR, r"\gamma_{a,b}")
+name(NOTATION, P_AB, r"\mathcal{P}(a \succ b \mid q)")
+name(NOTATION, P_BA, r"\mathcal{P}(b \succ a \mid q)")
 
 # deterministic rewards r(a | q) = r_b + d, r(b | q) = r_b
-rb = R("r_b", real=True)
-d = R("d", real=True)
+rb = NOTATION.symbol("r_b", r"r(b \mid q)", real=True)
+d = R("d", real=True)   # r(a | q) - r(b | q)
 DET = {"a": point_mass(rb + d), "b": point_mass(rb)}
 
 
@@ -110,6 +117,19 @@ H_LARGE = 1 / sp.sqrt(x * (1 - x)) - beta * (x - ref) / (x * (1 - x))
 QUAD_G2 = x ** 2 - (1 - C) * x - C * ref
 QUAD_LARGE = (1 + beta ** 2) * x ** 2 - (2 * beta ** 2 * ref + 1) * x + beta ** 2 * ref ** 2
 
+# the paper's named quantities: J_GRPO (Section 2.3) for groups of two and in the large-group limit,
+# KL_0 (Section 2.2), the reverse KL and R_inf (Section 2.1), for the reward laws used below
+_KL0 = r"\mathrm{KL}_0(\pi_\theta \,\|\, \pi_{\mathrm{ref}}; \pi_{\theta_{\mathrm{old}}})"
+_J = r"\mathcal{J}_{\mathrm{GRPO}}(\pi_\theta(a \mid q) \mid q)"
+_R_INF = r"\mathcal{R}_\infty(\theta \mid q)"
+name(NOTATION, penalty_binary(x, old, ref), _KL0)
+name(NOTATION, kl_rev_binary(x, ref), r"\mathrm{KL}(\pi_{\mathrm{ref}} \,\|\, \pi_\theta)")
+for _k in (_kernel, _det):
+    name(NOTATION, grpo_objective_g2(x, old, ref, beta, _k), _J)
+for _k in (_det, _bern):
+    name(NOTATION, r_inf(x, old, _k), _R_INF)
+    name(NOTATION, grpo_objective_large(x, old, ref, beta, _k), _R_INF + r" - \beta\, " + _KL0)
+
 CLAIMS = []
 UNCHECKABLE = []
 
@@ -139,7 +159,8 @@ CLAIMS.append(Stationary(
 
 CLAIMS.append(Root(
     id="binary-g2-closed-form-unique-root",
-    title="Groups of two: (14) is the only policy in (0, 1) satisfying the stationarity condition (17)",
+    title="Groups of two: (14) is the only policy in $(0, 1)$ satisfying the stationarity "
+          "condition (17)",
     ref=Ref("2.3.1", eq="14", note="with Appendix B.1, Eq. (17)"),
     equation=sp.Eq(beta * (x - ref) / (x * (1 - x)), gamma),
     var=x, value=P14, interval=UNIT, unique=True,
@@ -166,9 +187,11 @@ CLAIMS.append(Maximiser(
     wrt=(x,), at={x: P14}, over={x: OPEN_UNIT}, frozen={old: P14}, scope="global",
     domain={beta: sp.FiniteSet(sp.Rational(1, 2), 1, 2), gamma: sp.FiniteSet(1),
             ref: sp.FiniteSet(sp.Rational(1, 10000), sp.Rational(1, 1000))},
-    expect=refuted("(14) is only a stationary point: with pi_old held at (14) other policies score "
-                   "higher (beta/gamma = 1/2, pi_ref = 1e-4: (14) = 0.5001 but x = 1e-4 is better), "
-                   "and for beta/gamma in about (0.9, 2) with small pi_ref it is a local minimum"),
+    expect=refuted(r"(14) is only a stationary point: with $\pi_{\theta_{\mathrm{old}}}$ held at "
+                   r"(14) other policies score higher ($\beta/\gamma_{a,b} = 1/2$, "
+                   r"$\pi_{\mathrm{ref}}(a \mid q) = 10^{-4}$: (14) $= 0.5001$ but $\pi_\theta(a "
+                   r"\mid q) = 10^{-4}$ is better), and for $\beta/\gamma_{a,b}$ in about $(0.9, "
+                   r"2)$ with small $\pi_{\mathrm{ref}}(a \mid q)$ it is a local minimum"),
     note=_FROZEN_NOTE + "Parameters: instances with beta/gamma in {1/2, 1, 2} and pi_ref(a | q) in "
          "{1e-4, 1e-3}, where it fails at every point (the statement is for all parameters, so "
          "these refute it; elsewhere, e.g. beta/gamma = 1/2, pi_ref = 0.3, it does hold).  The "
@@ -179,15 +202,16 @@ CLAIMS.append(Maximiser(
 
 CLAIMS.append(Maximiser(
     id="binary-g2-closed-form-frozen-local-maximiser-instance",
-    title="Groups of two, beta/gamma = 3/2, pi_ref(a | q) = 1/1000: (14) is a local maximiser of the "
-          "GRPO objective with the old policy held at (14)",
+    title=r"Groups of two, $\beta/\gamma_{a,b} = 3/2$, $\pi_{\mathrm{ref}}(a \mid q) = 1/1000$: "
+          "(14) is a local maximiser of the GRPO objective with the old policy held at (14)",
     ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; Section 2.3.1, Eq. (14)"),
     objective=gamma * (x - old) - beta * penalty_binary(x, old, ref),
     wrt=(x,), at={x: P14}, over={x: OPEN_UNIT}, frozen={old: P14}, scope="local",
     domain={beta: sp.FiniteSet(sp.Rational(3, 2)), gamma: sp.FiniteSet(1),
             ref: sp.FiniteSet(sp.Rational(1, 1000))},
-    expect=refuted("here (14) = 0.00298 is a strict local minimum of the objective with pi_old held "
-                   "at it (second derivative about +164): not even a local maximum"),
+    expect=refuted("here (14) $= 0.00298$ is a strict local minimum of the objective with "
+                   r"$\pi_{\theta_{\mathrm{old}}}$ held at it (second derivative about $+164$): "
+                   "not even a local maximum"),
     note="One parameter point (a finite instance) showing the strong form of the finding: "
          "d^2/dx^2 = -beta ((2 ref - x)/x^2 + (1 - 2 ref + x)/(1 - x)^2) at x = pi_old = (14) is "
          "positive whenever (14) exceeds about 2 pi_ref by enough, e.g. here.",
@@ -195,8 +219,9 @@ CLAIMS.append(Maximiser(
 
 CLAIMS.append(Maximiser(
     id="binary-g2-closed-form-maximises-on-policy-potential",
-    title="Groups of two: (14) is the unique maximiser of gamma pi(a) - beta KL(pi_ref || pi), whose "
-          "gradient is the on-policy GRPO gradient",
+    title=r"Groups of two: (14) is the unique maximiser of $\gamma_{a,b} \pi_\theta(a \mid q) - "
+          r"\beta \mathrm{KL}(\pi_{\mathrm{ref}} \| \pi_\theta)$, whose gradient is the on-policy "
+          "GRPO gradient",
     ref=Ref("2.3.1", eq="14", note="corrected sense of 'maximum'; Section 2.2 (reverse KL)"),
     objective=gamma * x - beta * kl_rev_binary(x, ref),
     wrt=(x,), at={x: P14}, over={x: OPEN_UNIT}, scope="global",
@@ -213,7 +238,8 @@ CLAIMS.append(Maximiser(
 
 CLAIMS.append(Monotonic(
     id="binary-g2-on-policy-gradient-decreasing",
-    title="Groups of two: the on-policy GRPO derivative is strictly decreasing in pi_theta(a | q)",
+    title=r"Groups of two: the on-policy GRPO derivative is strictly decreasing in $\pi_\theta(a "
+          r"\mid q)$",
     ref=Ref("Appendix B.1", note="derivative display before (17)"),
     expr=H_G2, var=x, direction="decreasing",
     domain={x: OPEN_UNIT, **G2_DOMAIN},
@@ -225,7 +251,8 @@ CLAIMS.append(Monotonic(
 # ---- the tie
 CLAIMS.append(Root(
     id="binary-g2-tie-reference-policy",
-    title="Groups of two, a tie (gamma = 0): the stationary policy is the reference policy",
+    title=r"Groups of two, a tie ($\gamma_{a,b} = 0$): the stationary policy is the reference "
+          "policy",
     ref=Ref("2.3.1", note="sentence after (14); Appendix B.1, after (17)"),
     equation=H_G2.subs(gamma, 0),
     var=x, value=ref, interval=OPEN_UNIT, unique=True,
@@ -239,17 +266,20 @@ CLAIMS.append(Root(
 bs, gs = R("s"), R("beta_over_gamma")
 CLAIMS.append(Identity(
     id="binary-g2-depends-on-ratio-only",
-    title="Groups of two: (14) depends on beta and gamma only through beta/gamma",
+    title=r"Groups of two: (14) depends on $\beta$ and $\gamma_{a,b}$ only through "
+          r"$\beta/\gamma_{a,b}$",
     ref=Ref("2.3.1", eq="14", note="'depends only on the ratio beta/gamma and pi_ref'"),
     lhs=closed_form_g2(bs * beta, bs * gamma, ref),
     rhs=closed_form_g2(beta, gamma, ref),
     domain={bs: POS, beta: POS, gamma: POS, ref: UNIT},
+    display=r"\pi_\theta(a \mid q)\big|_{(s \beta,\, s \gamma_{a,b})} = \pi_\theta(a \mid q)\big|_{(\beta,\, "
+            r"\gamma_{a,b})} \quad \text{for (14)},\ s > 0",
     note="Scaling beta and gamma by the same s > 0 leaves (14) unchanged.",
 ))
 
 CLAIMS.append(Monotonic(
     id="binary-g2-decreasing-in-beta",
-    title="Groups of two: pi_theta(a | q) is strictly decreasing in beta",
+    title=r"Groups of two: $\pi_\theta(a \mid q)$ is strictly decreasing in $\beta$",
     ref=Ref("2.3.1", eq="14", note="'decreasing in beta'"),
     expr=P14, var=beta, direction="decreasing",
     domain=G2_DOMAIN,
@@ -260,7 +290,7 @@ CLAIMS.append(Monotonic(
 
 CLAIMS.append(Limit(
     id="binary-g2-limit-beta-zero",
-    title="Groups of two: pi_theta(a | q) tends to 1 as beta tends to 0",
+    title=r"Groups of two: $\pi_\theta(a \mid q)$ tends to 1 as $\beta$ tends to 0",
     ref=Ref("2.3.1", eq="14", note="'converges to the value 1 as beta -> 0'"),
     expr=P14, var=beta, point=0, direction="+", value=1,
     domain={gamma: GAMMA_SET, ref: sp.Interval.Lopen(0, 1)},
@@ -269,7 +299,8 @@ CLAIMS.append(Limit(
 
 CLAIMS.append(Limit(
     id="binary-g2-limit-beta-infinity",
-    title="Groups of two: pi_theta(a | q) tends to pi_ref(a | q) as beta grows",
+    title=r"Groups of two: $\pi_\theta(a \mid q)$ tends to $\pi_{\mathrm{ref}}(a \mid q)$ as "
+          r"$\beta$ grows",
     ref=Ref("2.3.1", eq="14", note="'converges to pi_ref(a | q) as beta -> oo'"),
     expr=P14, var=beta, point=sp.oo, value=ref,
     domain={gamma: GAMMA_SET, ref: UNIT},
@@ -277,15 +308,18 @@ CLAIMS.append(Limit(
 
 CLAIMS.append(Identity(
     id="binary-g2-value-at-beta-equals-gamma",
-    title="Groups of two: at beta = gamma, pi_theta(a | q) is the square root of pi_ref(a | q)",
+    title=r"Groups of two: at $\beta = \gamma_{a,b}$, $\pi_\theta(a \mid q)$ is the square root of "
+          r"$\pi_{\mathrm{ref}}(a \mid q)$",
     ref=Ref("2.3.1", eq="14", note="'pi_theta(a | q) = sqrt(pi_ref(a | q)) for beta = gamma'"),
     lhs=P14.subs(beta, gamma), rhs=sp.sqrt(ref),
     domain={gamma: GAMMA_SET, ref: UNIT},
+    display=r"\pi_\theta(a \mid q)\big|_{\beta = \gamma_{a,b}} = \sqrt{\pi_{\mathrm{ref}}(a \mid q)} \quad \text{for (14)}",
 ))
 
 CLAIMS.append(Monotonic(
     id="binary-g2-increasing-in-gamma",
-    title="Groups of two: pi_theta(a | q) is strictly increasing in the confidence margin gamma",
+    title=r"Groups of two: $\pi_\theta(a \mid q)$ is strictly increasing in the confidence margin "
+          r"$\gamma_{a,b}$",
     ref=Ref("2.3.1", eq="14", note="'increases in the confidence margin gamma_{a,b}'"),
     expr=P14, var=gamma, direction="increasing",
     domain=G2_DOMAIN,
@@ -294,7 +328,8 @@ CLAIMS.append(Monotonic(
 
 CLAIMS.append(Monotonic(
     id="binary-g2-increasing-in-pi-ref",
-    title="Groups of two: pi_theta(a | q) is strictly increasing in pi_ref(a | q)",
+    title=r"Groups of two: $\pi_\theta(a \mid q)$ is strictly increasing in $\pi_{\mathrm{ref}}(a "
+          r"\mid q)$",
     ref=Ref("2.3.1", eq="14", note="'increases in pi_ref(a | q)'"),
     expr=P14, var=ref, direction="increasing",
     domain={beta: POS, gamma: GAMMA_SET, ref: sp.Interval.Lopen(0, 1)},
@@ -304,8 +339,8 @@ CLAIMS.append(Monotonic(
 
 CLAIMS.append(Inequality(
     id="binary-g2-continuous-for-positive-pi-ref",
-    title="Groups of two: the discriminant in (14) is positive for pi_ref(a | q) > 0, so (14) is "
-          "continuous there",
+    title=r"Groups of two: the discriminant in (14) is positive for $\pi_{\mathrm{ref}}(a \mid q) "
+          "> 0$, so (14) is continuous there",
     ref=Ref("2.3.1", eq="14", note="'continuous except at pi_ref(a | q) = 0'"),
     lhs=(1 - C) ** 2 + 4 * C * ref, op=">", rhs=0,
     domain={beta: POS, gamma: GAMMA_SET, ref: sp.Interval.Lopen(0, 1)},
@@ -313,11 +348,12 @@ CLAIMS.append(Inequality(
          "quantity, hence continuous (indeed smooth) in pi_ref on (0, 1].",
 ))
 
-e = R("e")  # |1 - beta/gamma|: the two cases of the limit at pi_ref -> 0+
+e = NOTATION.symbol("e", r"\varepsilon")  # |1 - beta/gamma|: the two cases of the limit at pi_ref -> 0+
 CLAIMS.append(Limit(
     id="binary-g2-jump-at-pi-ref-zero-when-beta-lt-gamma",
-    title="Groups of two, beta < gamma: as pi_ref(a | q) -> 0+, (14) tends to 1 - beta/gamma > 0, "
-          "while the policy at pi_ref = 0 is 0 (a jump)",
+    title=r"Groups of two, $\beta < \gamma_{a,b}$: as $\pi_{\mathrm{ref}}(a \mid q) \to 0^+$, (14) "
+          r"tends to $1 - \beta/\gamma_{a,b} > 0$, while the policy at $\pi_{\mathrm{ref}} = 0$ is "
+          "0 (a jump)",
     ref=Ref("2.3.1", eq="14", note="'discontinuous whenever beta < gamma'"),
     expr=closed_form_g2(gamma * (1 - e), gamma, ref), var=ref, point=0, direction="+", value=e,
     domain={gamma: GAMMA_SET, e: OPEN_UNIT},
@@ -329,8 +365,8 @@ CLAIMS.append(Limit(
 
 CLAIMS.append(Limit(
     id="binary-g2-continuous-at-pi-ref-zero-when-beta-ge-gamma",
-    title="Groups of two, beta >= gamma: as pi_ref(a | q) -> 0+, (14) tends to 0, the policy value "
-          "at pi_ref = 0 (no jump)",
+    title=r"Groups of two, $\beta \ge \gamma_{a,b}$: as $\pi_{\mathrm{ref}}(a \mid q) \to 0^+$, "
+          r"(14) tends to 0, the policy value at $\pi_{\mathrm{ref}} = 0$ (no jump)",
     ref=Ref("2.3.1", eq="14", note="'discontinuous whenever beta < gamma': only then"),
     expr=closed_form_g2(gamma * (1 + e), gamma, ref), var=ref, point=0, direction="+", value=0,
     domain={gamma: GAMMA_SET, e: sp.Interval(0, sp.oo)},
@@ -341,7 +377,8 @@ CLAIMS.append(Limit(
 
 CLAIMS.append(Inequality(
     id="binary-g2-lower-bound",
-    title="Groups of two: pi_theta(a | q) >= max(1 - beta/gamma, pi_ref(a | q))",
+    title=r"Groups of two: $\pi_\theta(a \mid q) \ge \max(1 - \beta/\gamma_{a,b}, "
+          r"\pi_{\mathrm{ref}}(a \mid q))$",
     ref=Ref("2.3.1", note="display after (14)"),
     lhs=P14, op=">=", rhs=sp.Max(1 - C, ref),
     domain={beta: POS, gamma: GAMMA_SET, ref: sp.Interval.Lopen(0, 1)},
@@ -352,13 +389,14 @@ CLAIMS.append(Inequality(
 
 CLAIMS.append(Inequality(
     id="binary-g2-close-to-one-regardless-of-pi-ref",
-    title="Groups of two, literal: for small beta/gamma the policy is close to 1 whatever "
-          "pi_ref(a | q) is, pi_ref = 0 included",
+    title=r"Groups of two, literal: for small $\beta/\gamma_{a,b}$ the policy is close to 1 "
+          r"whatever $\pi_{\mathrm{ref}}(a \mid q)$ is, $\pi_{\mathrm{ref}} = 0$ included",
     ref=Ref("2.3.1", note="sentence after the lower-bound display ('no matter what ... pi_ref')"),
     lhs=1 - sp.Piecewise((0, sp.Eq(ref, 0)), (P14, True)), op="<=", rhs=C,
     domain={beta: POS, gamma: GAMMA_SET, ref: sp.FiniteSet(0, sp.Rational(1, 10), sp.Rational(1, 2))},
-    expect=refuted("at pi_ref(a | q) = 0 the policy is 0 (the paper's own support remark), so "
-                   "1 - pi_theta(a | q) = 1 > beta/gamma for beta < gamma; holds for pi_ref > 0"),
+    expect=refuted(r"at $\pi_{\mathrm{ref}}(a \mid q) = 0$ the policy is 0 (the paper's own "
+                   r"support remark), so $1 - \pi_\theta(a \mid q) = 1 > \beta/\gamma_{a,b}$ for "
+                   r"$\beta < \gamma_{a,b}$; holds for $\pi_{\mathrm{ref}}(a \mid q) > 0$"),
     note="pi_ref(a | q) in {0, 1/10, 1/2}: the sentence is for every value, and the edge 0 is "
          "where it fails (a continuum [0, 1] would hit 0 only by chance).  "
          "1 - pi_theta(a | q) <= beta/gamma is what the lower bound gives; the policy is (14) for "
@@ -369,7 +407,8 @@ CLAIMS.append(Inequality(
 
 CLAIMS.append(Inequality(
     id="binary-g2-close-to-one-for-positive-pi-ref",
-    title="Groups of two: 1 - pi_theta(a | q) <= beta/gamma for every pi_ref(a | q) > 0",
+    title=r"Groups of two: $1 - \pi_\theta(a \mid q) \le \beta/\gamma_{a,b}$ for every "
+          r"$\pi_{\mathrm{ref}}(a \mid q) > 0$",
     ref=Ref("2.3.1", note="sentence after the lower-bound display, corrected"),
     lhs=1 - P14, op="<=", rhs=C,
     domain={beta: POS, gamma: GAMMA_SET, ref: sp.Interval.Lopen(0, 1)},
@@ -380,11 +419,13 @@ CLAIMS.append(Inequality(
 dpos = {rb: REAL, d: POS}
 CLAIMS.append(Identity(
     id="binary-g2-deterministic-gamma-one",
-    title="Deterministic rewards with r(a | q) > r(b | q): the confidence margin gamma is 1",
+    title=r"Deterministic rewards with $r(a \mid q) > r(b \mid q)$: the confidence margin "
+          r"$\gamma_{a,b}$ is 1",
     ref=Ref("2.3.1", note="'In the case of deterministic rewards ... gamma_{a,b} = 1'"),
     lhs=group_relative_preference("a", ["b"], _det),
     rhs=1,
     domain=dpos,
+    display=r"\gamma_{a,b} = \mathbb{E}[A_1 \mid o_1 = a, o_2 = b, q] = 1, \quad r(a \mid q) = r(b \mid q) + d,\ d > 0",
     uses=("b1-g2-gamma-is-expected-sign",),
     note="gamma_{a,b} = E[sign(r_1 - r_2) | o_1 = a, o_2 = b] = E[A_1] for the group (a, b), "
          "computed from the advantage of Eq. (2) with point-mass rewards r(a) = r_b + d, "
@@ -393,8 +434,8 @@ CLAIMS.append(Identity(
 
 CLAIMS.append(Stationary(
     id="binary-g2-deterministic-rank-only",
-    title="Deterministic rewards: the stationary policy is (14) with gamma = 1, whatever the reward "
-          "values (only their order matters)",
+    title=r"Deterministic rewards: the stationary policy is (14) with $\gamma_{a,b} = 1$, whatever "
+          "the reward values (only their order matters)",
     ref=Ref("2.3.1", note="'depends solely on the comparison of the rewards'"),
     objective=grpo_objective_g2(x, old, ref, beta, _det),
     wrt=(x,), at={x: P14.subs(gamma, 1)}, frozen={old: x},
@@ -411,7 +452,8 @@ DET_POS_DOMAIN = {beta: POS, ref: REF_SET, **dpos}
 
 CLAIMS.append(Stationary(
     id="binary-large-g-closed-form",
-    title="Large groups, deterministic rewards with r(a) > r(b): (15) is a stationary policy",
+    title=r"Large groups, deterministic rewards with $r(a \mid q) > r(b \mid q)$: (15) is a "
+          "stationary policy",
     ref=Ref("2.3.1", eq="15"),
     objective=grpo_objective_large(x, old, ref, beta, _det),
     wrt=(x,), at={x: P15}, frozen={old: x},
@@ -428,16 +470,17 @@ CLAIMS.append(Stationary(
 
 CLAIMS.append(Stationary(
     id="binary-large-g-closed-form-stochastic-rewards",
-    title="Large groups, literal: (15) is stationary whenever the expected rewards satisfy "
-          "r(a | q) > r(b | q)",
+    title="Large groups, literal: (15) is stationary whenever the expected rewards satisfy $r(a "
+          r"\mid q) > r(b \mid q)$",
     ref=Ref("2.3.1", eq="15", note="r(o | q) is the expected reward (Section 2.1)"),
     objective=grpo_objective_large(x, old, ref, beta, _bern),
     wrt=(x,), at={x: P15}, frozen={old: x},
     domain={beta: POS, ref: REF_SET, ua: UNIT, ub: UNIT, lo: REAL, g1: POS},
     where=(ua > ub,),
-    expect=refuted("with stochastic rewards sigma(pi_old) includes the reward noise given the "
-                   "answer, so the stationary policy depends on the reward laws, not only on "
-                   "r(a) > r(b); (15) needs deterministic rewards"),
+    expect=refuted(r"with stochastic rewards $\sigma(\pi_{\theta_{\mathrm{old}}})$ includes the "
+                   "reward noise given the answer, so the stationary policy depends on the reward "
+                   r"laws, not only on $r(a \mid q) > r(b \mid q)$; (15) needs deterministic "
+                   "rewards"),
     note="Bernoulli rewards on two levels: a earns the high level w.p. u_a, b w.p. u_b < u_a, so "
          "r(a | q) > r(b | q) for the expected rewards of Section 2.1.  sigma(pi_old) is the std of "
          "the reward under pi_old (the limit of std(r_1..r_G), reward-pref-binary-limit-r-inf): "
@@ -447,7 +490,7 @@ CLAIMS.append(Stationary(
 
 CLAIMS.append(Root(
     id="binary-large-g-closed-form-unique-root",
-    title="Large groups: (15) is the only policy in (0, 1) satisfying (19)",
+    title="Large groups: (15) is the only policy in $(0, 1)$ satisfying (19)",
     ref=Ref("2.3.1", eq="15", note="with Appendix B.1, Eq. (19)"),
     equation=sp.Eq(beta * (x - ref), sp.sqrt(x * (1 - x))),
     var=x, value=P15, interval=UNIT, unique=True,
@@ -466,8 +509,9 @@ CLAIMS.append(Maximiser(
     wrt=(x,), at={x: P15}, over={x: OPEN_UNIT}, frozen={old: P15}, scope="global",
     domain={beta: sp.FiniteSet(sp.Rational(1, 2), 1, 2),
             ref: sp.FiniteSet(sp.Rational(1, 10000), sp.Rational(1, 1000))},
-    expect=refuted("(15) is only a stationary point: with pi_old held at (15) other policies score "
-                   "higher (beta = 1, pi_ref = 1e-3: (15) = 0.501 but x = 1e-3 is better)"),
+    expect=refuted(r"(15) is only a stationary point: with $\pi_{\theta_{\mathrm{old}}}$ held at "
+                   r"(15) other policies score higher ($\beta = 1$, $\pi_{\mathrm{ref}}(a \mid q) "
+                   r"= 10^{-3}$: (15) $= 0.501$ but $\pi_\theta(a \mid q) = 10^{-3}$ is better)"),
     note="Instances beta in {1/2, 1, 2}, pi_ref(a | q) in {1e-4, 1e-3} (fails at each; the "
          "statement is for all parameters).  "
          "R_inf for deterministic r(a) > r(b) is (x - old)/sqrt(old (1 - old)) "
@@ -501,11 +545,13 @@ CLAIMS.append(Root(
 ))
 
 # ---- what (15) depends on
-_H_DET = sp.diff(grpo_objective_large(x, old, ref, beta, _det), x).subs(old, x)
+_D_ON = (r"\frac{d}{d \pi_\theta(a \mid q)} \Big(" + _R_INF + r" - \beta\, " + _KL0
+         + r"\Big)\Big|_{\pi_{\theta_{\mathrm{old}}} = \pi_\theta}")
+_H_DET = name(NOTATION, sp.diff(grpo_objective_large(x, old, ref, beta, _det), x).subs(old, x), _D_ON)
 CLAIMS.append(Identity(
     id="binary-large-g-depends-only-on-comparison",
     title="Large groups, deterministic rewards: the stationarity condition depends only on "
-          "pi_ref, beta and which reward is larger",
+          r"$\pi_{\mathrm{ref}}$, $\beta$ and which reward is larger",
     ref=Ref("2.3.1", eq="15", note="paragraph after (15), 'depends solely on ...'"),
     lhs=_H_DET, rhs=H_LARGE,
     domain={x: OPEN_UNIT, **DET_POS_DOMAIN},
@@ -514,25 +560,27 @@ CLAIMS.append(Identity(
          "for every r_b and d > 0.",
 ))
 
-_H_BERN = sp.diff(grpo_objective_large(x, old, ref, beta, _bern), x).subs(old, x)
+_H_BERN = name(NOTATION, sp.diff(grpo_objective_large(x, old, ref, beta, _bern), x).subs(old, x), _D_ON)
 CLAIMS.append(Identity(
     id="binary-large-g-depends-only-on-comparison-stochastic-rewards",
-    title="Large groups, literal: with expected rewards r(a | q) > r(b | q) the stationarity "
-          "condition depends only on pi_ref, beta and the comparison",
+    title=r"Large groups, literal: with expected rewards $r(a \mid q) > r(b \mid q)$ the "
+          r"stationarity condition depends only on $\pi_{\mathrm{ref}}$, $\beta$ and the "
+          "comparison",
     ref=Ref("2.3.1", eq="15", note="paragraph after (15): 'comparison of the expected rewards'"),
     lhs=_H_BERN, rhs=H_LARGE,
     domain={x: OPEN_UNIT, beta: POS, ref: REF_SET, ua: UNIT, ub: UNIT, lo: REAL, g1: POS},
     where=(ua > ub,),
-    expect=refuted("for stochastic rewards the normalised advantage (r(a) - E r)/sigma depends on "
-                   "the reward laws (noise enters sigma), not only on r(a) > r(b)"),
+    expect=refuted(r"for stochastic rewards the normalised advantage $(r(a \mid q) - "
+                   r"\mathbb{E}[r])/\sigma$ depends on the reward laws (noise enters $\sigma$), "
+                   r"not only on $r(a \mid q) > r(b \mid q)$"),
     note="Bernoulli rewards as in binary-large-g-closed-form-stochastic-rewards.",
 ))
 
 # ---- discontinuity, lower bound, comparison with groups of two
 CLAIMS.append(Limit(
     id="binary-large-g-pi-ref-zero-right-limit",
-    title="Large groups: as pi_ref(a | q) -> 0+, (15) tends to 1/(1 + beta^2) > 0 (a jump, the "
-          "policy at pi_ref = 0 being 0)",
+    title=r"Large groups: as $\pi_{\mathrm{ref}}(a \mid q) \to 0^+$, (15) tends to $1/(1 + "
+          r"\beta^2) > 0$ (a jump, the policy at $\pi_{\mathrm{ref}} = 0$ being 0)",
     ref=Ref("2.3.1", eq="15", note="'discontinuous at pi_ref(a | q) = 0 for every beta > 0'"),
     expr=P15, var=ref, point=0, direction="+", value=1 / (1 + beta ** 2),
     domain={beta: POS},
@@ -541,7 +589,8 @@ CLAIMS.append(Limit(
 
 CLAIMS.append(Inequality(
     id="binary-large-g-lower-bound",
-    title="Large groups: pi_theta(a | q) >= max(1/(1 + beta^2), pi_ref(a | q))",
+    title=r"Large groups: $\pi_\theta(a \mid q) \ge \max(1/(1 + \beta^2), \pi_{\mathrm{ref}}(a "
+          r"\mid q))$",
     ref=Ref("2.3.1", note="display after (15)"),
     lhs=P15, op=">=", rhs=sp.Max(1 / (1 + beta ** 2), ref),
     domain={beta: POS, ref: sp.Interval.Lopen(0, 1)},
@@ -550,7 +599,8 @@ CLAIMS.append(Inequality(
 
 CLAIMS.append(Inequality(
     id="binary-large-g-bound-exceeds-g2-bound",
-    title="The large-group lower bound 1/(1 + beta^2) exceeds the groups-of-two bound 1 - beta",
+    title=r"The large-group lower bound $1/(1 + \beta^2)$ exceeds the groups-of-two bound $1 - "
+          r"\beta$",
     ref=Ref("2.3.1", note="last paragraph: 'larger than 1 - beta, for every beta > 0'"),
     lhs=1 / (1 + beta ** 2), op=">", rhs=1 - beta,
     domain={beta: POS},
@@ -592,7 +642,10 @@ def _esign_rev(law1, law2_):
 E_BA_REV = _esign_rev(LAW["b"], LAW["a"])          # E[sign(r_2 - r_1) | o_1 = b, o_2 = a]
 OLDB = 1 - old
 PIB = 1 - x
-_REWARD_PREF = expected_preference_under(two(x), law2(old), _kernel, 2)
+_REWARD_PREF = name(NOTATION, expected_preference_under(two(x), law2(old), _kernel, 2), E_P_G(2))
+name(NOTATION, E_BA, r"\mathbb{E}[\operatorname{sign}(r_1 - r_2) \mid o_1 = b, o_2 = a, q]")
+# (E[sign(r_2 - r_1) | o_1 = b, o_2 = a] is built as the very expression E[sign(r_1 - r_2) | a, b]:
+# the chain's third line prints with the latter's name; its display shows the paper's lines)
 _B1_DOMAIN = {x: UNIT, old: UNIT, **STOCH_DOMAIN}
 
 
@@ -611,14 +664,34 @@ def _g2_chain_steps(literal: bool):
     ]
 
 
+_PT = {o: rf"\pi_\theta({o} \mid q)" for o in "ab"}
+_PO = {o: rf"\pi_{{\theta_{{\mathrm{{old}}}}}}({o} \mid q)" for o in "ab"}
+
+
+def _es(i, j, o1, o2):
+    return rf"\mathbb{{E}}[\operatorname{{sign}}(r_{i} - r_{j}) \mid o_1 = {o1}, o_2 = {o2}, q]"
+
+
+def _b1_display(line3_old):
+    """The first display of Appendix B.1 (line 3 with pi_old(line3_old | q) as printed or corrected)."""
+    lines = [E_P_G(2),
+             f"= {_PT['a']} {_PO['b']} {_es(1, 2, 'a', 'b')} + {_PT['b']} {_PO['a']} {_es(1, 2, 'b', 'a')}",
+             f"= {_PT['a']} {_PO['b']} {_es(1, 2, 'a', 'b')} - {_PT['b']} {_PO['a']} {_es(2, 1, 'b', 'a')}",
+             f"= {_PT['a']} {_PO['b']} {_es(1, 2, 'a', 'b')} - {_PT['b']} {_PO[line3_old]} {_es(1, 2, 'a', 'b')}",
+             rf"= ({_PT['a']} {_PO['b']} - {_PT['b']} {_PO['a']})\, {_es(1, 2, 'a', 'b')}"]
+    return lines[0] + r" \\ &" + r" \\ &".join(lines[1:])
+
+
 CLAIMS.append(Chain(
     id="b1-g2-reward-preference-chain-literal",
     title="B.1, groups of two, as printed: the expected group-relative preference factorises",
     ref=Ref("Appendix B.1", note="first display (before (16)), as printed"),
     steps=_g2_chain_steps(literal=True),
     domain=_B1_DOMAIN,
-    expect=refuted("the third line has pi_theta(b|q) pi_old(b|q) where pi_theta(b|q) pi_old(a|q) "
-                   "is meant (typo; the next line uses pi_old(a|q))"),
+    display=_b1_display("b"),
+    expect=refuted(r"the third line has $\pi_\theta(b \mid q) \pi_{\theta_{\mathrm{old}}}(b \mid "
+                   r"q)$ where $\pi_\theta(b \mid q) \pi_{\theta_{\mathrm{old}}}(a \mid q)$ is "
+                   r"meant (typo; the next line uses $\pi_{\theta_{\mathrm{old}}}(a \mid q)$)"),
     note="Stochastic rewards on three levels per answer (ties possible); E[...] are exact sums "
          "over the reward laws.  The failing step is 4 (the third '=' line).",
 ))
@@ -629,13 +702,16 @@ CLAIMS.append(Chain(
     ref=Ref("Appendix B.1", note="first display (before (16)), with pi_old(a | q) in line 3"),
     steps=_g2_chain_steps(literal=False),
     domain=_B1_DOMAIN,
+    display=_b1_display("a"),
     uses=("b1-g2-reward-preference-chain-literal",),
     note="As b1-g2-reward-preference-chain-literal with the typo corrected.",
 ))
 
 CLAIMS.append(Chain(
     id="b1-g2-policy-difference",
-    title="B.1: pi(a) pi_old(b) - pi(b) pi_old(a) = pi(a) - pi_old(a) for a binary question",
+    title=r"B.1: $\pi_\theta(a \mid q) \pi_{\theta_{\mathrm{old}}}(b \mid q) - \pi_\theta(b \mid "
+          r"q) \pi_{\theta_{\mathrm{old}}}(a \mid q) = \pi_\theta(a \mid q) - "
+          r"\pi_{\theta_{\mathrm{old}}}(a \mid q)$ for a binary question",
     ref=Ref("Appendix B.1", note="display after the first one"),
     steps=[Step(x * sp.UnevaluatedExpr(OLDB) - sp.UnevaluatedExpr(PIB) * old,
                 because="pi(b) = 1 - pi(a), pi_old(b) = 1 - pi_old(a)"),
@@ -645,31 +721,45 @@ CLAIMS.append(Chain(
 
 CLAIMS.append(Identity(
     id="b1-g2-gamma-is-expected-sign",
-    title="B.1: E[sign(r_1 - r_2) | o_1 = a, o_2 = b] = P(a > b) - P(b > a) = gamma_{a,b}",
+    title=r"B.1: $\mathbb{E}[\operatorname{sign}(r_1 - r_2) \mid o_1 = a, o_2 = b] = \mathcal{P}(a "
+          r"\succ b \mid q) - \mathcal{P}(b \succ a \mid q) = \gamma_{a,b}$",
     ref=Ref("Appendix B.1", note="display defining gamma_{a,b}"),
     lhs=E_AB, rhs=P_AB - P_BA,
     domain=STOCH_DOMAIN,
+    display=_es(1, 2, "a", "b") + r" = \mathcal{P}(a \succ b \mid q) - \mathcal{P}(b \succ a \mid q) = \gamma_{a,b}",
     uses=("p2-is-win-minus-loss-probability",),
     note="Stochastic rewards on three shared levels (ties have positive probability).",
 ))
 
 CLAIMS.append(Identity(
     id="b1-g2-eq16",
-    title="B.1, Eq. (16): the reward part for groups of two is gamma (pi(a) - pi_old(a))",
+    title=r"B.1, Eq. (16): the reward part for groups of two is $\gamma_{a,b} (\pi_\theta(a \mid "
+          r"q) - \pi_{\theta_{\mathrm{old}}}(a \mid q))$",
     ref=Ref("Appendix B.1", eq="16"),
     lhs=_REWARD_PREF, rhs=(P_AB - P_BA) * (x - old),
     domain=_B1_DOMAIN,
+    display=E_P_G(2) + rf" = \gamma_{{a,b}} ({_PT['a']} - {_PO['a']})",
     uses=("b1-g2-reward-preference-chain", "b1-g2-policy-difference", "b1-g2-gamma-is-expected-sign"),
 ))
 
+# the bracket multiplied by -beta in the objective displays of Appendix B.1, and its derivative
+_A, _O, _F = r"\pi_\theta(a \mid q)", r"\pi_{\theta_{\mathrm{old}}}(a \mid q)", r"\pi_{\mathrm{ref}}(a \mid q)"
+_BRACKET = (rf"{_O} \frac{{{_F}}}{{{_A}}} + (1 - {_O}) \frac{{1 - {_F}}}{{1 - {_A}}} + {_O} \log {_A} "
+            rf"+ (1 - {_O}) \log(1 - {_A})")
+_D_BRACKET = (rf"-\frac{{{_O} {_F}}}{{{_A}^2}} + \frac{{(1 - {_O})(1 - {_F})}}{{(1 - {_A})^2}} + \frac{{{_O}}}{{{_A}}} "
+              rf"- \frac{{1 - {_O}}}{{1 - {_A}}}")
+_SIGN = r"\operatorname{sign}(r(a \mid q) - r(b \mid q))"
+_E_OLD = r"\mathbb{E}_{o \sim \pi_{\theta_{\mathrm{old}}}(\cdot \mid q)}[r(o \mid q)]"
+_SIGMA = r"\sigma(\pi_{\theta_{\mathrm{old}}}(\cdot \mid q))"
 _CONST_G2 = -(P_AB - P_BA) * old + beta * (old * sp.log(ref) + (1 - old) * sp.log(1 - ref) + 1)
 CLAIMS.append(Identity(
     id="b1-g2-objective",
-    title="B.1: the GRPO objective for groups of two, up to a constant in pi_theta(a | q)",
+    title=r"B.1: the GRPO objective for groups of two, up to a constant in $\pi_\theta(a \mid q)$",
     ref=Ref("Appendix B.1", note="display after (16)"),
     lhs=grpo_objective_g2(x, old, ref, beta, _kernel),
     rhs=(P_AB - P_BA) * x - beta * bracket(x, old, ref) + _CONST_G2,
     domain={x: OPEN_UNIT, old: UNIT, beta: POS, ref: REF_SET, **STOCH_DOMAIN},
+    display=_J + rf" = \gamma_{{a,b}} {_A} - \beta \left({_BRACKET}\right) + \text{{const}}",
     uses=("b1-g2-eq16",),
     note="J_GRPO = E_pi[P_2(o | pi_old)] - beta KL_0(pi || ref; pi_old) from the definitions; "
          "'const' = -gamma pi_old(a) + beta (pi_old(a) log pi_ref(a) + pi_old(b) log pi_ref(b) + 1), "
@@ -681,16 +771,20 @@ _DERIV_G2 = gamma - beta * (-old * ref / x ** 2 + (1 - old) * (1 - ref) / (1 - x
                             + old / x - (1 - old) / (1 - x))
 CLAIMS.append(Identity(
     id="b1-g2-objective-derivative",
-    title="B.1: derivative of the groups-of-two objective in pi_theta(a | q), old policy fixed",
+    title=r"B.1: derivative of the groups-of-two objective in $\pi_\theta(a \mid q)$, old policy "
+          "fixed",
     ref=Ref("Appendix B.1", note="display 'Taking the first derivative'"),
     lhs=sp.diff(_OBJ_G2, x), rhs=_DERIV_G2,
     domain={x: OPEN_UNIT, old: UNIT, beta: POS, gamma: GAMMA_SET, ref: REF_SET},
+    display=rf"\frac{{d}}{{d {_A}}} \left(\gamma_{{a,b}} {_A} - \beta \left({_BRACKET}\right)\right) = \gamma_{{a,b}} "
+            rf"- \beta \left({_D_BRACKET}\right)",
     uses=("b1-g2-objective",),
 ))
 
 CLAIMS.append(Identity(
     id="b1-g2-derivative-on-policy",
-    title="B.1: at pi_old = pi_theta the derivative is gamma - beta (pi - pi_ref)/(pi (1 - pi))",
+    title=r"B.1: at $\pi_{\theta_{\mathrm{old}}} = \pi_\theta$ the derivative is $\gamma_{a,b} - "
+          r"\beta (\pi_\theta - \pi_{\mathrm{ref}})/(\pi_\theta (1 - \pi_\theta))$",
     ref=Ref("Appendix B.1", note="display before (17)"),
     lhs=_DERIV_G2.subs(old, x), rhs=H_G2,
     domain={x: OPEN_UNIT, beta: POS, gamma: GAMMA_SET, ref: REF_SET},
@@ -714,7 +808,8 @@ CLAIMS.append(Chain(
 
 CLAIMS.append(Root(
     id="b1-g2-quadratic-unique-nonnegative-root",
-    title="B.1: for gamma > 0 the quadratic has a unique non-negative root, which is (14)",
+    title=r"B.1: for $\gamma_{a,b} > 0$ the quadratic has a unique non-negative root, which is "
+          "(14)",
     ref=Ref("Appendix B.1", note="display before the end of the groups-of-two part"),
     equation=sp.Eq(QUAD_G2, 0),
     var=x,
@@ -740,29 +835,39 @@ MEAN_OLD = OLD_LAW.expect(lambda o: RW[o])
 SIGMA2_OLD = OLD_LAW.expect(lambda o: (RW[o] - MEAN_OLD) ** 2)
 SIGMA_OLD = sp.sqrt(SIGMA2_OLD)
 SGN = sp.sign(d)
+name(NOTATION, MEAN_OLD, r"\mathbb{E}_{o \sim \pi_{\theta_{\mathrm{old}}}(\cdot \mid q)}[r(o \mid q)]")
+name(NOTATION, SIGMA2_OLD, r"\sigma(\pi_{\theta_{\mathrm{old}}}(\cdot \mid q))^2")
+name(NOTATION, SIGMA_OLD, r"\sigma(\pi_{\theta_{\mathrm{old}}}(\cdot \mid q))")
 
 CLAIMS.append(Identity(
     id="b1-large-g-centred-reward-a",
-    title="B.1: r(a) - E_old[r] = (1 - pi_old(a)) (r(a) - r(b))",
+    title=r"B.1: $r(a \mid q) - \mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r] = (1 - "
+          r"\pi_{\theta_{\mathrm{old}}}(a \mid q)) (r(a \mid q) - r(b \mid q))$",
     ref=Ref("Appendix B.1", note="first display of the large-group part"),
     lhs=RW["a"] - MEAN_OLD, rhs=(1 - old) * d,
     domain={old: UNIT, **dnz},
+    display=rf"r(a \mid q) - {_E_OLD} = (1 - {_O})(r(a \mid q) - r(b \mid q))",
 ))
 
 CLAIMS.append(Identity(
     id="b1-large-g-centred-reward-b",
-    title="B.1: r(b) - E_old[r] = pi_old(a) (r(b) - r(a))",
+    title=r"B.1: $r(b \mid q) - \mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r] = "
+          r"\pi_{\theta_{\mathrm{old}}}(a \mid q) (r(b \mid q) - r(a \mid q))$",
     ref=Ref("Appendix B.1", note="second display of the large-group part"),
     lhs=RW["b"] - MEAN_OLD, rhs=old * (-d),
     domain={old: UNIT, **dnz},
+    display=rf"r(b \mid q) - {_E_OLD} = {_O} (r(b \mid q) - r(a \mid q))",
 ))
 
 CLAIMS.append(Identity(
     id="b1-large-g-sigma-squared",
-    title="B.1: deterministic rewards: sigma(pi_old)^2 = (r(a) - r(b))^2 pi_old(a) (1 - pi_old(a))",
+    title=r"B.1: deterministic rewards: $\sigma(\pi_{\theta_{\mathrm{old}}})^2 = (r(a \mid q) - "
+          r"r(b \mid q))^2 \pi_{\theta_{\mathrm{old}}}(a \mid q) (1 - "
+          r"\pi_{\theta_{\mathrm{old}}}(a \mid q))$",
     ref=Ref("Appendix B.1", note="third display of the large-group part"),
     lhs=SIGMA2_OLD, rhs=d ** 2 * old * (1 - old),
     domain={old: UNIT, **dnz},
+    display=rf"{_SIGMA}^2 = (r(a \\mid q) - r(b \\mid q))^2 {_O} (1 - {_O})",
     uses=("b1-large-g-sigma-squared-stochastic-rewards",),
     note="Variance of the reward under pi_old for deterministic rewards r(a) = r_b + d, r(b) = r_b.",
 ))
@@ -770,34 +875,48 @@ CLAIMS.append(Identity(
 _BJOINT = OLD_LAW.then(_bern)
 _BMU = _BJOINT.expect(lambda orr: orr[1])
 _BMEAN = {o: BERN[o].expect(lambda r: r) for o in ("a", "b")}
+name(NOTATION, _BJOINT.expect(lambda orr: (orr[1] - _BMU) ** 2), r"\sigma(\pi_{\theta_{\mathrm{old}}}(\cdot \mid q))^2")
 CLAIMS.append(Identity(
     id="b1-large-g-sigma-squared-stochastic-rewards",
-    title="B.1, with stochastic rewards: sigma(pi_old)^2 = (r(a) - r(b))^2 pi_old(a) (1 - pi_old(a)) "
-          "for the expected rewards",
+    title=r"B.1, with stochastic rewards: $\sigma(\pi_{\theta_{\mathrm{old}}})^2 = (r(a \mid q) - "
+          r"r(b \mid q))^2 \pi_{\theta_{\mathrm{old}}}(a \mid q) (1 - "
+          r"\pi_{\theta_{\mathrm{old}}}(a \mid q))$ for the expected rewards",
     ref=Ref("Appendix B.1", note="third display of the large-group part; r(o|q) expected rewards"),
     lhs=_BJOINT.expect(lambda orr: (orr[1] - _BMU) ** 2),
     rhs=(_BMEAN["a"] - _BMEAN["b"]) ** 2 * old * (1 - old),
     domain={old: UNIT, ua: UNIT, ub: UNIT, lo: REAL, g1: POS},
-    expect=refuted("for stochastic rewards the reward variance under pi_old adds "
-                   "E_old[Var(r | o)] to (r(a) - r(b))^2 pi_old(a) pi_old(b)"),
+    display=rf"{_SIGMA}^2 = (r(a \\mid q) - r(b \\mid q))^2 {_O} (1 - {_O})" + r" \quad \text{($r(o \mid q)$ the expected rewards)}",
+    expect=refuted("for stochastic rewards the reward variance under "
+                   r"$\pi_{\theta_{\mathrm{old}}}$ adds "
+                   r"$\mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[\operatorname{Var}(r \mid o)]$ to "
+                   r"$(r(a \mid q) - r(b \mid q))^2 \pi_{\theta_{\mathrm{old}}}(a \mid q) "
+                   r"\pi_{\theta_{\mathrm{old}}}(b \mid q)$"),
     note="Bernoulli rewards (a high w.p. u_a, b w.p. u_b); r(o | q) = expected reward (Section 2.1) "
          "and sigma is the limit of std(r_1..r_G), the total reward std.",
 ))
 
 CLAIMS.append(Identity(
     id="b1-large-g-normalised-advantage-a",
-    title="B.1: (r(a) - E_old[r]) / sigma(pi_old) = sqrt((1 - pi_old(a))/pi_old(a)) sign(r(a) - r(b))",
+    title=r"B.1: $(r(a \mid q) - \mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r]) / "
+          r"\sigma(\pi_{\theta_{\mathrm{old}}}) = \sqrt{(1 - \pi_{\theta_{\mathrm{old}}}(a \mid "
+          r"q))/\pi_{\theta_{\mathrm{old}}}(a \mid q)}\, \operatorname{sign}(r(a \mid q) - r(b "
+          r"\mid q))$",
     ref=Ref("Appendix B.1", note="display 'It follows that'"),
     lhs=(RW["a"] - MEAN_OLD) / SIGMA_OLD, rhs=sp.sqrt((1 - old) / old) * SGN,
+    display=rf"\frac{{r(a \mid q) - {_E_OLD}}}{{{_SIGMA}}} = \sqrt{{\frac{{1 - {_O}}}{{{_O}}}}}\, {_SIGN}",
     domain={old: OPEN_UNIT, **dnz}, where=NZ,
     uses=("b1-large-g-centred-reward-a", "b1-large-g-sigma-squared"),
 ))
 
 CLAIMS.append(Identity(
     id="b1-large-g-normalised-advantage-b",
-    title="B.1: (r(b) - E_old[r]) / sigma(pi_old) = -sqrt(pi_old(a)/(1 - pi_old(a))) sign(r(a) - r(b))",
+    title=r"B.1: $(r(b \mid q) - \mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r]) / "
+          r"\sigma(\pi_{\theta_{\mathrm{old}}}) = -\sqrt{\pi_{\theta_{\mathrm{old}}}(a \mid q)/(1 "
+          r"- \pi_{\theta_{\mathrm{old}}}(a \mid q))}\, \operatorname{sign}(r(a \mid q) - r(b \mid "
+          "q))$",
     ref=Ref("Appendix B.1", note="display after 'It follows that'"),
     lhs=(RW["b"] - MEAN_OLD) / SIGMA_OLD, rhs=-sp.sqrt(old / (1 - old)) * SGN,
+    display=rf"\frac{{r(b \mid q) - {_E_OLD}}}{{{_SIGMA}}} = -\sqrt{{\frac{{{_O}}}{{1 - {_O}}}}}\, {_SIGN}",
     domain={old: OPEN_UNIT, **dnz}, where=NZ,
     uses=("b1-large-g-centred-reward-b", "b1-large-g-sigma-squared"),
 ))
@@ -805,23 +924,32 @@ CLAIMS.append(Identity(
 _RINF_DET = r_inf(x, old, _det)
 CLAIMS.append(Identity(
     id="b1-large-g-eq18-literal",
-    title="B.1, Eq. (18) as printed: R_inf = (pi(a)/sqrt(pi_old(a)) - sqrt(pi_old(a)/(1 - pi_old(a)))) "
-          "sign(r(a) - r(b))",
+    title=r"B.1, Eq. (18) as printed: $\mathcal{R}_\infty = (\pi_\theta(a \mid "
+          r"q)/\sqrt{\pi_{\theta_{\mathrm{old}}}(a \mid q)} - \sqrt{\pi_{\theta_{\mathrm{old}}}(a "
+          r"\mid q)/(1 - \pi_{\theta_{\mathrm{old}}}(a \mid q))})\, \operatorname{sign}(r(a \mid "
+          r"q) - r(b \mid q))$",
     ref=Ref("Appendix B.1", eq="18", note="as printed"),
     lhs=_RINF_DET, rhs=(x / sp.sqrt(old) - sp.sqrt(old / (1 - old))) * SGN,
+    display=_R_INF + rf" = \left(\frac{{1}}{{\sqrt{{{_O}}}}} {_A} - \sqrt{{\frac{{{_O}}}{{1 - {_O}}}}}\right) {_SIGN}",
     domain={x: UNIT, old: OPEN_UNIT, **dnz}, where=NZ,
-    expect=refuted("the first coefficient must be 1/sqrt(pi_old(a)(1 - pi_old(a))), not "
-                   "1/sqrt(pi_old(a)) (typo; the next display has the right one)"),
+    expect=refuted(r"the first coefficient must be $1/\sqrt{\pi_{\theta_{\mathrm{old}}}(a \mid "
+                   r"q)(1 - \pi_{\theta_{\mathrm{old}}}(a \mid q))}$, not "
+                   r"$1/\sqrt{\pi_{\theta_{\mathrm{old}}}(a \mid q)}$ (typo; the next display has "
+                   "the right one)"),
     note="Deterministic rewards r(a) = r_b + d, r(b) = r_b, d != 0.  At pi = pi_old the left side "
          "is 0 but the printed right side is not.",
 ))
 
 CLAIMS.append(Identity(
     id="b1-large-g-eq18",
-    title="B.1, Eq. (18) corrected: R_inf = (pi(a)/sqrt(pi_old(a)(1 - pi_old(a))) - "
-          "sqrt(pi_old(a)/(1 - pi_old(a)))) sign(r(a) - r(b))",
+    title=r"B.1, Eq. (18) corrected: $\mathcal{R}_\infty = (\pi_\theta(a \mid "
+          r"q)/\sqrt{\pi_{\theta_{\mathrm{old}}}(a \mid q)(1 - \pi_{\theta_{\mathrm{old}}}(a \mid "
+          r"q))} - \sqrt{\pi_{\theta_{\mathrm{old}}}(a \mid q)/(1 - \pi_{\theta_{\mathrm{old}}}(a "
+          r"\mid q))})\, \operatorname{sign}(r(a \mid q) - r(b \mid q))$",
     ref=Ref("Appendix B.1", eq="18", note="corrected"),
     lhs=_RINF_DET, rhs=(x / sp.sqrt(old * (1 - old)) - sp.sqrt(old / (1 - old))) * SGN,
+    display=_R_INF + rf" = \left(\frac{{1}}{{\sqrt{{{_O} (1 - {_O})}}}} {_A} - \sqrt{{\frac{{{_O}}}{{1 - {_O}}}}}\right) "
+    + _SIGN,
     domain={x: UNIT, old: OPEN_UNIT, **dnz}, where=NZ,
     uses=("b1-large-g-eq18-literal", "b1-large-g-normalised-advantage-a",
           "b1-large-g-normalised-advantage-b"),
@@ -833,10 +961,12 @@ _CONST_LARGE = -SGN * sp.sqrt(old / (1 - old)) \
     + beta * (old * sp.log(ref) + (1 - old) * sp.log(1 - ref) + 1)
 CLAIMS.append(Identity(
     id="b1-large-g-objective",
-    title="B.1: the large-group objective, up to a constant in pi_theta(a | q)",
+    title=r"B.1: the large-group objective, up to a constant in $\pi_\theta(a \mid q)$",
     ref=Ref("Appendix B.1", note="display 'The objective function is as follows'"),
     lhs=grpo_objective_large(x, old, ref, beta, _det),
     rhs=SGN / sp.sqrt(old * (1 - old)) * x - beta * bracket(x, old, ref) + _CONST_LARGE,
+    display=_R_INF + r" - \beta\, " + _KL0 + rf" = \frac{{{_SIGN}}}{{\sqrt{{{_O} (1 - {_O})}}}} {_A} - \beta "
+    rf"\left({_BRACKET}\right) + \text{{const}}",
     domain={x: OPEN_UNIT, old: OPEN_UNIT, beta: POS, ref: REF_SET, **dnz}, where=NZ,
     uses=("b1-large-g-eq18",),
     note="R_inf - beta KL_0 with deterministic rewards; 'const' = -sign(d) sqrt(p/(1-p)) + "
@@ -847,20 +977,22 @@ CLAIMS.append(Identity(
 _OBJ_LARGE = SGN / sp.sqrt(old * (1 - old)) * x - beta * bracket(x, old, ref)
 CLAIMS.append(Identity(
     id="b1-large-g-derivative-on-policy",
-    title="B.1: the large-group derivative at pi_old = pi_theta",
+    title=r"B.1: the large-group derivative at $\pi_{\theta_{\mathrm{old}}} = \pi_\theta$",
     ref=Ref("Appendix B.1", note="display 'The derivative of J_GRPO ...'"),
     lhs=sp.diff(_OBJ_LARGE, x).subs(old, x),
     rhs=SGN / sp.sqrt(x * (1 - x)) - beta * (x - ref) / (x * (1 - x)),
     domain={x: OPEN_UNIT, beta: POS, ref: REF_SET, d: REAL}, where=NZ,
     uses=("b1-large-g-objective",),
+    display=_D_ON + rf" = \frac{{{_SIGN}}}{{\sqrt{{{_A} (1 - {_A})}}}} - \beta \frac{{{_A} - {_F}}}{{{_A} (1 - {_A})}}",
     note="Differentiate with pi_old fixed, then set pi_old = pi_theta (the paper keeps writing "
          "pi_old in the first term, which is the same at that point).",
 ))
 
 CLAIMS.append(Chain(
     id="b1-large-g-stationarity-chain",
-    title="B.1: setting the large-group derivative to zero gives beta (pi - pi_ref) = "
-          "sqrt(pi (1 - pi)) sign(r(a) - r(b))",
+    title=r"B.1: setting the large-group derivative to zero gives $\beta (\pi_\theta - "
+          r"\pi_{\mathrm{ref}}) = \sqrt{\pi_\theta (1 - \pi_\theta)}\, \operatorname{sign}(r(a "
+          r"\mid q) - r(b \mid q))$",
     ref=Ref("Appendix B.1", note="display 'which when set to zero yields'"),
     steps=[
         Step(sp.Eq(SGN / sp.sqrt(x * (1 - x)) - beta * (x - ref) / (x * (1 - x)), 0),
@@ -892,7 +1024,7 @@ CLAIMS.append(Chain(
 
 CLAIMS.append(Chain(
     id="b1-large-g-eq19-equivalent-to-quadratic-literal",
-    title="B.1 as worded: (19) is equivalent to the quadratic on the whole of (0, 1)",
+    title="B.1 as worded: (19) is equivalent to the quadratic on the whole of $(0, 1)$",
     ref=Ref("Appendix B.1", eq="19", note="'This is equivalent to the following quadratic equation'"),
     steps=[
         Step(sp.Eq(beta * (x - ref), sp.sqrt(x * (1 - x))), because="Eq. (19)"),
@@ -900,9 +1032,10 @@ CLAIMS.append(Chain(
              multiply_by=beta * (x - ref) + sp.sqrt(x * (1 - x)), because="square both sides"),
     ],
     domain={x: OPEN_UNIT, beta: POS, ref: REF_SET},
-    expect=refuted("squaring is not an equivalence: the quadratic's smaller root lies below pi_ref "
-                   "and does not solve (19); the paper repairs this in the next sentence "
-                   "(pi >= pi_ref)"),
+    expect=refuted("squaring is not an equivalence: the quadratic's smaller root lies below "
+                   r"$\pi_{\mathrm{ref}}(a \mid q)$ and does not solve (19); the paper repairs "
+                   r"this in the next sentence ($\pi_\theta(a \mid q) \ge \pi_{\mathrm{ref}}(a "
+                   r"\mid q)$)"),
     note="Imprecise wording rather than a wrong result: the next sentence restricts to "
          "pi_theta(a | q) >= pi_ref(a | q), where the equivalence holds "
          "(b1-large-g-eq19-equivalent-to-quadratic-above-reference).",
@@ -910,7 +1043,8 @@ CLAIMS.append(Chain(
 
 CLAIMS.append(Chain(
     id="b1-large-g-eq19-equivalent-to-quadratic-above-reference",
-    title="B.1: for pi_theta(a | q) >= pi_ref(a | q), (19) is equivalent to the quadratic",
+    title=r"B.1: for $\pi_\theta(a \mid q) \ge \pi_{\mathrm{ref}}(a \mid q)$, (19) is equivalent "
+          "to the quadratic",
     ref=Ref("Appendix B.1", eq="19", note="with 'Since by (19), pi_theta(a | q) >= pi_ref(a | q)'"),
     steps=[
         Step(sp.Eq(beta * (x - ref), sp.sqrt(x * (1 - x))), because="Eq. (19)"),
@@ -924,7 +1058,8 @@ CLAIMS.append(Chain(
 
 CLAIMS.append(Root(
     id="b1-large-g-quadratic-root-above-reference",
-    title="B.1: the quadratic has a unique root with pi_theta(a | q) >= pi_ref(a | q), which is (15)",
+    title=r"B.1: the quadratic has a unique root with $\pi_\theta(a \mid q) \ge "
+          r"\pi_{\mathrm{ref}}(a \mid q)$, which is (15)",
     ref=Ref("Appendix B.1", note="displays after (19)"),
     equation=sp.Eq(QUAD_LARGE.subs(x, ref + y), 0),
     var=y, value=P15 - ref, interval=sp.Interval(0, sp.oo), unique=True,
