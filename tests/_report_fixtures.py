@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from html import escape as html_escape
 import shutil
 import subprocess
 import sys
@@ -125,6 +126,16 @@ def assert_typeset_report(dom: str, claim_ids, figure_ids) -> None:
     for fid in figure_ids:
         i = dom.index(f'id="figure-{fid}"')
         assert "<svg" in dom[i:dom.index("</figure>", i)], fid
+    # the dependency graph: one drawing per section, every claim a node in exactly one of them
     g = dom.index('id="dependency-graph"')
-    assert '<svg xmlns="http://www.w3.org/2000/svg" class="dep-graph"' in dom[g:g + 400]
-    assert "no claims" not in dom[g:g + 2000]
+    graph = dom[g:dom.index("</section>", g)]
+    blocks = graph.split('<details class="graph-section"')[1:]
+    assert blocks and all('<svg xmlns="http://www.w3.org/2000/svg" class="dep-graph"' in b for b in blocks)
+    nodes = re.findall(r'<a href="#claim-([^"]*)" class="node [^"]*?(?<!stub)"', graph)
+    assert sorted(nodes) == sorted(html_escape(c, quote=True) for c in claim_ids), "claims missing from the graph"
+    # each claim's neighbourhood, drawn by the page's script from the laid-out data
+    drawn = dict(re.findall(r'<details class="nbhd" data-claim="([^"]*)" open="" data-drawn="1">'
+                            r'<summary>.*?</summary><div class="nbhd-svg">(<svg[^>]*>)', dom))
+    wanted = re.findall(r'<details class="nbhd" data-claim="([^"]*)"', dom)
+    assert set(drawn) == set(wanted), "a neighbourhood was not drawn"
+    assert all('class="dep-graph nb"' in svg for svg in drawn.values())

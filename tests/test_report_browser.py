@@ -40,6 +40,20 @@ def test_report_in_headless_chromium(tmp_path, cli_env):
     assert str(cx["point"]["x"]) in art[:art.index("</article>")]
     # hostile text stayed text: no injected element executed or parsed
     assert "<script>alert(1)" not in dom
+    # the search box filters the table and the articles by id and title words (any case),
+    # and a section of the list with nothing left is hidden
+    html = (rdir / "report.html").read_text(encoding="utf-8")
+    probe = html.replace("</body>", "<script>var q = document.getElementById('filter-text'); q.value = ' SQUARE exp';"
+                         " q.dispatchEvent(new Event('input'));</script></body>")
+    (rdir / "search.html").write_text(probe, encoding="utf-8")
+    found = browser_dom(rdir / "search.html", tmp_path / "search.png", tmp_path / "chromium-profile-search")
+    arts = dict((cid, cls) for cls, cid in re.findall(r'<article class="([^"]*)" id="claim-([^"]*)"', found))
+    assert len(arts) == len(data["claims"])
+    shown = {cid for cid, cls in arts.items() if "hidden" not in cls.split()}
+    assert shown == {"square-expands", "square-drops-cross-term"}  # the second by its title: "expansion"
+    assert re.search(r'id="filter-count"[^>]*>2 shown<', found)
+    secs = re.findall(r'<details class="claim-section( hidden)?" open="" data-section="([^"]*)"', found)
+    assert secs and {s for h, s in secs if not h} == {"Section 9.1"}, secs
 
 
 @pytest.mark.parametrize("broken", [r"\undefinedmacroxyz + ", r"\frac{1}{ "])

@@ -3,11 +3,14 @@
 Rendered with jinja2 (autoescaping on: nothing from a derivation can inject markup) from
 the same dict that claims.json holds.  Mathematics is typeset in the browser by the
 vendored MathJax 3 tex-svg component, copied next to the report; figures and the
-dependency graph are inline SVG, so the page needs no network and no system program.
+dependency graph (one SVG per paper section) are inline SVG, and each claim's neighbourhood
+is drawn by a small inline script from one laid-out JSON block, so the page needs no network
+and no system program.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import jinja2
@@ -15,7 +18,7 @@ import markupsafe
 
 from .artifacts import cached
 from .figures import figure_svg
-from .graph import graph_inputs, graph_svg
+from .graph import graph_inputs, neighbourhoods_json, section_graphs_html
 from ..atomic import write_text_atomic
 from .view import display_latex, prepare, rich_text, safe_math, wrap_math
 
@@ -60,8 +63,10 @@ def render_html(report: dict, *, mathjax_src: str = MATHJAX_REL, figures_note: s
     proof store, which keeps the drawn figures and graph by their input."""
     view = prepare(report)
     _figure_views(view, cache)
-    view["graph_svg"] = cached(cache, "graph svg", graph_inputs(view["claims"]),
-                               lambda: graph_svg(view["claims"]).encode()).decode()
+    graphs = json.loads(cached(cache, "graph sections html", graph_inputs(view["claims"]), lambda: json.dumps(
+        {"sections": section_graphs_html(view["claims"]), "nb": neighbourhoods_json(view["claims"])}).encode()))
+    view["graph_sections"] = graphs["sections"]  # one SVG per paper section
+    view["graph_json"] = graphs["nb"]  # every claim's neighbourhood, laid out (escaped for <script>)
     view["mathjax_src"] = mathjax_src
     view["figures_note"] = figures_note
     return _env().get_template("report.html.j2").render(**view)

@@ -13,6 +13,8 @@ a LaTeX error raises :class:`LatexError` carrying the log excerpt.
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import re
 import shutil
@@ -26,7 +28,7 @@ from ..atomic import write_text_atomic
 from ..children import die_with_parent
 from .artifacts import cached
 from .figures import figure_pdf
-from .graph import STATUS_COLOURS, graph_inputs, graph_pdf, graph_size
+from .graph import STATUS_COLOURS, graph_inputs, section_graphs_pdf
 from .html import TEMPLATES
 from .view import display_latex, prepare, rich_text, safe_math, wrap_math
 
@@ -180,8 +182,8 @@ def _colour_name(status: str) -> str:
     return "st" + re.sub(r"[^a-z]", "", status)
 
 
-def render_latex(report: dict, *, figure_files: dict | None = None, graph_file: str | None = None,
-                 figures_note: str = "", graph_angle: str = "", findings_only: bool = False) -> str:
+def render_latex(report: dict, *, figure_files: dict | None = None, graph_sections: list | None = None,
+                 figures_note: str = "", findings_only: bool = False) -> str:
     """The report as a LaTeX document.  figure_files: figure id -> PDF path relative to
     the .tex file (figures without a file are described, not drawn).  findings_only: only
     what the verifier found in the paper (the short document for a referee report)."""
@@ -192,7 +194,7 @@ def render_latex(report: dict, *, figure_files: dict | None = None, graph_file: 
         f.setdefault("problems", [])
         f.setdefault("max_abs_diff", float("nan"))
     colours = [(_colour_name(s), c.lstrip("#").upper()) for s, c in STATUS_COLOURS.items()]
-    view.update(graph_file=graph_file or "", graph_angle=graph_angle, figures_note=figures_note, colour_defs=colours,
+    view.update(graph_sections=graph_sections or [], figures_note=figures_note, colour_defs=colours,
                 cname=_colour_name, findings_only=findings_only, expanded_limit=EXPANDED_LIMIT)
     return _env().get_template("report.tex.j2").render(**view)
 
@@ -215,17 +217,14 @@ def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None)
         pdf = cached(cache, "figure pdf", f, lambda f=f: _pdf_bytes(lambda p: figure_pdf(f, p)))
         write_text_atomic(pdf, report_dir / name, mode="wb")
         files[f["id"]] = name
-    graph, angle = None, ""
-    if report.get("claims"):
-        size = graph_size(report["claims"])
-        if size:
-            pdf = cached(cache, "graph pdf", graph_inputs(report["claims"]),
-                         lambda: _pdf_bytes(lambda p: graph_pdf(report["claims"], p)))
-            write_text_atomic(pdf, report_dir / "figures/dependency-graph.pdf", mode="wb")
-            graph = "figures/dependency-graph.pdf"
-            angle = "angle=90," if size[0] > 1.3 * size[1] else ""  # a wide graph reads better sideways
-    text = render_latex(report, figure_files=files, graph_file=graph, figures_note=figures_note,
-                        graph_angle=angle)
+    sections = []
+    if report.get("claims"):  # one graph per paper section (a tall one cut into pages), drawn once per input
+        sections = json.loads(cached(cache, "graph section pdfs", graph_inputs(report["claims"]),
+                                     lambda: section_graphs_pdf(report["claims"])))
+        for g in sections:
+            for page in g["pages"]:
+                write_text_atomic(base64.b64decode(page.pop("pdf")), report_dir / page["file"], mode="wb")
+    text = render_latex(report, figure_files=files, graph_sections=sections, figures_note=figures_note)
     return write_text_atomic(text, report_dir / "report.tex")
 
 
