@@ -41,9 +41,11 @@ Covered:
 
 import sympy as sp
 
-from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Ref, Root,
+from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Notation, Ref, Root,
                            Stationary, Step, refuted)
 from verify_claims.expectations import Categorical
+
+from _notation import E_P_G, P_G, R_G, name
 
 from _s2_helpers import expected_group_relative_preference, expected_preference_under, kl, kl0
 from _s3_helpers import (adv_shift, closed_form_g2, expected_pref_shift, gibbs, h_fn, h_min,
@@ -59,11 +61,14 @@ REAL = sp.Interval(-sp.oo, sp.oo)
 SIGNED_UNIT = sp.Interval(-1, 1)
 OUT = ("a", "b", "c")
 
-beta = R("beta")
-gamma = R("gamma")
-p1, p2, p3 = R("pi_a"), R("pi_b"), R("pi_c")      # pi_theta
-f1, f2 = R("ref_a"), R("ref_b")                   # pi_ref
-o1, o2, o3 = R("old_a"), R("old_b"), R("old_c")  # pi_old
+# the paper's notation (Section 3, Appendix B.2); a symbol name means one thing in the module
+NOTATION = Notation()
+beta = NOTATION.symbol("beta", r"\beta")
+gamma = NOTATION.symbol("gamma", r"\gamma_{a,b}")   # gamma~_{a,b} in b2-large-g-derivative (see its display)
+p1, p2, p3 = (NOTATION.symbol(f"pi_{o}", rf"\pi_\theta({o} \mid q)") for o in OUT)
+f1, f2 = (NOTATION.symbol(f"ref_{o}", rf"\pi_{{\mathrm{{ref}}}}({o} \mid q)") for o in "ab")
+NOTATION.display("ref_c", r"\pi_{\mathrm{ref}}(c \mid q)")
+o1, o2, o3 = (NOTATION.symbol(f"old_{o}", rf"\pi_{{\theta_{{\mathrm{{old}}}}}}({o} \mid q)") for o in OUT)
 x1, x2 = R("x_a"), R("x_b")                       # a fixed point (stationary policy)
 
 PI_N = dict(zip(OUT, (p1, p2, 1 - p1 - p2)))
@@ -87,10 +92,18 @@ ON_POLICY = {o1: p1, o2: p2, o3: p3}
 CLAIMS = []
 
 # ============================================================================ direct KL penalty
+_KL = r"\mathrm{KL}(\pi_\theta \,\|\, \pi_{\mathrm{ref}})"
+_KL0 = r"\mathrm{KL}_0(\pi_\theta \,\|\, \pi_{\mathrm{ref}}; \pi_{\theta_{\mathrm{old}}})"
+_OLD = r"\pi_{\theta_{\mathrm{old}}}"
+_D = r"\mathcal{D}(\theta \mid q)"
+name(NOTATION, kl(PI_N, REF_N), _KL)
+for G in (2, 3):
+    name(NOTATION, penalty_direct_def(PI_N, REF_N, OLD_LAW, G), _D)
 for G in (2, 3):
     CLAIMS.append(Identity(
         id=f"direct-kl-penalty-equals-kl-g{G}",
-        title=f"G = {G}: with the importance-weighted penalty terms, the expected penalty is KL(pi || ref)",
+        title=f"$G = {G}$: with the importance-weighted penalty terms, the expected penalty is "
+              r"$\mathrm{KL}(\pi_\theta \| \pi_{\mathrm{ref}})$",
         ref=Ref("3", eq="7", note="direct KL penalty: D_i display and D(theta|q) = KL(pi||ref)"),
         lhs=penalty_direct_def(PI_N, REF_N, OLD_LAW, G),
         rhs=kl(PI_N, REF_N),
@@ -105,7 +118,8 @@ for G in (2, 3):
 _single = sp.Add(*[OLD_N[o] * penalty_term_direct(PI_N[o], OLD_N[o], REF_N[o]) for o in OUT])
 CLAIMS.append(Chain(
     id="direct-kl-penalty-derivation",
-    title="Why the importance-weighted penalty is the direct KL divergence, line by line (G = 2)",
+    title="Why the importance-weighted penalty is the direct KL divergence, line by line ($G = "
+          "2$)",
     ref=Ref("3", eq="7", note="direct KL penalty, importance sampling trick"),
     steps=[
         Step(penalty_direct_def(PI_N, REF_N, OLD_LAW, 2), because="definition (7) with the new D_i, G = 2"),
@@ -118,15 +132,23 @@ CLAIMS.append(Chain(
     ],
     domain=NORM_DOMAIN, where=NORM_WHERE,
     uses=("direct-kl-penalty-equals-kl-g2",),
+    display=_D + r" \\ &= \sum_o \pi_{\theta_{\mathrm{old}}}(o \mid q) \frac{\pi_\theta(o \mid q)}{\pi_{\theta_{\mathrm{old}}}"
+    r"(o \mid q)} \left(\frac{\pi_{\mathrm{ref}}(o \mid q)}{\pi_\theta(o \mid q)} - \log \frac{\pi_{\mathrm{ref}}(o \mid q)}"
+    r"{\pi_\theta(o \mid q)} - 1\right) \\ &= \sum_o \left(\pi_{\mathrm{ref}}(o \mid q) - \pi_\theta(o \mid q) \log "
+    r"\frac{\pi_{\mathrm{ref}}(o \mid q)}{\pi_\theta(o \mid q)} - \pi_\theta(o \mid q)\right) \\ &= 1 - \sum_o "
+    r"\pi_\theta(o \mid q) \log \frac{\pi_{\mathrm{ref}}(o \mid q)}{\pi_\theta(o \mid q)} - 1 \\ &= " + _KL,
 ))
 
-_D_FREE = penalty_direct_def(PI_FREE, dict(zip(OUT, (f1, f2, R("ref_c")))), OLD_LAW, 2)
+_D_FREE = name(NOTATION, penalty_direct_def(PI_FREE, dict(zip(OUT, (f1, f2, R("ref_c")))), OLD_LAW, 2), _D)
 CLAIMS.append(Identity(
     id="direct-kl-penalty-gradient",
-    title="The importance-weighted penalty has gradient log(pi(o)/ref(o)): the KL gradient (9) minus 1",
+    title=r"The importance-weighted penalty has gradient $\log(\pi_\theta(o \mid "
+          r"q)/\pi_{\mathrm{ref}}(o \mid q))$: the KL gradient (9) minus 1",
     ref=Ref("3", note="direct KL penalty; compare Eq. (9)"),
     lhs=sp.diff(_D_FREE, p1),
     rhs=sp.log(p1 / f1),
+    display=r"\frac{\partial}{\partial \pi_\theta(a \mid q)} " + _D
+    + r" = \log \frac{\pi_\theta(a \mid q)}{\pi_{\mathrm{ref}}(a \mid q)}",
     domain={p1: POS, p2: POS, p3: POS, f1: POS, f2: POS, R("ref_c"): POS, o1: OPEN_UNIT, o2: OPEN_UNIT},
     where=(o1 + o2 < 1,),
     uses=("direct-kl-penalty-equals-kl-g2", "kl-gradient-eq9"),
@@ -140,7 +162,7 @@ CLAIMS.append(Identity(
 # G = 2: P_2(o | y) = sum_o' y(o') M(o, o') with an antisymmetric margin matrix
 # M(o, o') = P(o > o') - P(o' > o) in [-1, 1] (p2-is-win-minus-loss-probability): the general
 # form for stochastic rewards and three outputs.
-m_ab, m_ac, m_bc = R("m_ab"), R("m_ac"), R("m_bc")
+m_ab, m_ac, m_bc = (NOTATION.symbol(f"m_{u}{v}", f"M({u}, {v})") for u, v in ("ab", "ac", "bc"))
 _M = {("a", "b"): m_ab, ("a", "c"): m_ac, ("b", "c"): m_bc}
 for (_u, _v), _m in list(_M.items()):
     _M[_v, _u] = -_m
@@ -175,6 +197,11 @@ SCORES = {2: (p2_scores, M_DOMAIN, "general pairwise margins M(o,o') = P(o>o') -
           3: (p3_scores, T_DOMAIN, "stochastic rewards: output o gets reward 1 w.p. t_o, else 0")}
 
 
+def _j_text(G, against=_OLD):
+    """E_{o ~ pi_theta}[P_G(o | against, q)] - beta KL(pi_theta || pi_ref): the direct-KL objective."""
+    return rf"\mathbb{{E}}_{{o \sim \pi_\theta}}[{P_G(G, 'o', against)}] - \beta\, " + _KL
+
+
 def j_direct(pi: dict, y: dict, ref: dict, scores):
     """E_{o ~ pi}[P_G(o | y)] - beta KL(pi || ref): the objective with the direct KL penalty and
     pi_old = y held fixed (Section 2.3 objective with the Section 3 penalty)."""
@@ -186,26 +213,33 @@ for G in (2, 3):
     scores, sdom, sdesc = SCORES[G]
     u_x = scores(X)
     ref_x = reference_making_stationary(X, u_x, beta)
+    name(NOTATION, j_direct(PI_FREE, OLD_FREE, ref_x, scores), _j_text(G))
+    name(NOTATION, j_direct({"a": p1, "b": p2, "c": 1 - p1 - p2}, OLD_FREE, ref_x, scores), _j_text(G))
+    _fixed_display = (r"x(o) = \frac{1}{Z_q} e^{" + P_G(G, "o", "x") + r"/\beta} \pi_{\mathrm{ref}}(o \mid q), "
+                      r"\quad \pi_{\mathrm{ref}}(o \mid q) = \frac{1}{N} x(o)\, e^{-" + P_G(G, "o", "x") + r"/\beta}")
     fixed_note = (f"Three outputs, G = {G}, {sdesc}.  A fixed point x = (x_a, x_b, 1 - x_a - x_b) of "
                   "pi(o) = e^{P_G(o | pi)/beta} ref(o)/Z is parametrised by x itself: for any interior x "
                   "the reference ref(o) = x(o) e^{-P_G(o | x)/beta}/N is the one making x a fixed point, "
                   "so the claim covers every interior fixed point of every reference policy.")
     CLAIMS.append(Stationary(
         id=f"direct-kl-exp-form-stationary-g{G}",
-        title=f"G = {G}: every policy of the form pi = e^(P_G(o|pi)/beta) pi_ref / Z is stationary "
+        title=f"$G = {G}$: every policy of the form "
+              r"$\pi_\theta = e^{\mathcal{P}_G(o \mid \pi_\theta, q)/\beta} \pi_{\mathrm{ref}} / Z_q$ is stationary "
               "(direct KL penalty)",
         ref=Ref("3", note="direct KL penalty: display pi = (1/Z_q) e^{P_G(o|pi,q)/beta} pi_ref"),
         objective=j_direct(PI_FREE, OLD_FREE, ref_x, scores),
         wrt=(p1, p2, p3), at={p1: x1, p2: x2, p3: 1 - x1 - x2}, frozen=ON_POLICY, simplex=True,
         domain={**X_DOMAIN, **sdom, beta: POS}, where=X_WHERE,
+        display=r"\nabla_{\pi_\theta} \Big(" + _j_text(G) + r"\Big)\Big|_{\pi_{\theta_{\mathrm{old}}} = \pi_\theta = x} "
+        r"\text{ has equal components at every } x \text{ with } " + _fixed_display,
         uses=(f"direct-kl-penalty-equals-kl-g{G}",),
         note=fixed_note + "  Differentiate in pi with pi_old fixed, then set pi_old = pi (the paper's "
              "stationarity); on the simplex the Lagrange condition is 'all partials equal'.",
     ))
     CLAIMS.append(Maximiser(
         id=f"direct-kl-exp-form-maximiser-g{G}",
-        title=f"G = {G}: a policy of the exp form maximises its own objective (pi_old frozen at it) "
-              "over the whole simplex",
+        title=f"$G = {G}$: a policy of the exp form maximises its own objective "
+              r"($\pi_{\theta_{\mathrm{old}}}$ frozen at it) over the whole simplex",
         ref=Ref("3", note="direct KL penalty: the aggregation display; maxima as in Section 2.3"),
         objective=j_direct({"a": p1, "b": p2, "c": 1 - p1 - p2}, OLD_FREE, ref_x, scores),
         wrt=(p1, p2), at={p1: x1, p2: x2},
@@ -213,6 +247,8 @@ for G in (2, 3):
         frozen={o1: x1, o2: x2, o3: 1 - x1 - x2},
         scope="global",
         domain={**X_DOMAIN, **sdom, beta: POS}, where=X_WHERE,
+        display=r"x \text{ globally maximises } " + _j_text(G) + r" \text{ with } \pi_{\theta_{\mathrm{old}}} = x, "
+        r"\text{ for every } x \text{ with } " + _fixed_display,
         uses=(f"direct-kl-exp-form-stationary-g{G}",),
         note=fixed_note + "  With pi_old frozen at x, the objective is linear minus beta KL, strictly "
              "concave on the simplex, so the stationary point is its unique global maximiser: the "
@@ -231,10 +267,13 @@ REF_WHERE = (f1 + f2 < 1,)
 # computed by the Gibbs formula, so it is the formula that is tested
 _ref_xy = reference_making_stationary(X, p2_scores(Y), beta)
 _br2x = gibbs(_ref_xy, p2_scores(Y), beta)
+name(NOTATION, j_direct({"a": p1, "b": p2, "c": 1 - p1 - p2}, Y, _ref_xy, p2_scores), _j_text(2, "y"))
+for _o in OUT:   # the Gibbs response pi_ref(o) e^{P_2(o | y)/beta} / Z_q
+    name(NOTATION, _br2x[_o], rf"\frac{{1}}{{Z_q}} \pi_{{\mathrm{{ref}}}}({_o} \mid q)\, e^{{{P_G(2, _o, 'y')}/\beta}}")
 CLAIMS.append(Maximiser(
     id="direct-kl-best-response-gibbs-g2",
-    title="G = 2: for any fixed old policy, the direct-KL objective is maximised by the Gibbs policy "
-          "of the expected group-relative preferences",
+    title="$G = 2$: for any fixed old policy, the direct-KL objective is maximised by the Gibbs "
+          "policy of the expected group-relative preferences",
     ref=Ref("3", note="direct KL penalty: the aggregation display (pi_old held fixed)"),
     objective=j_direct({"a": p1, "b": p2, "c": 1 - p1 - p2}, Y, _ref_xy, p2_scores),
     wrt=(p1, p2), at={p1: _br2x["a"], p2: _br2x["b"]},
@@ -247,13 +286,17 @@ CLAIMS.append(Maximiser(
          "best response, which gives the display's fixed-point form.",
 ))
 _br2 = gibbs(REF_N, p2_scores(Y), beta)
+name(NOTATION, kl(PI_N, _br2), r"\mathrm{KL}(\pi_\theta \,\|\, g)")
 CLAIMS.append(Identity(
     id="direct-kl-best-response-unique-g2",
-    title="G = 2: the Gibbs best response beats every other policy by beta times a KL divergence "
-          "(so it is the unique maximiser)",
+    title=r"$G = 2$: the Gibbs best response beats every other policy by $\beta$ times a KL "
+          "divergence (so it is the unique maximiser)",
     ref=Ref("3", note="direct KL penalty: the aggregation display"),
     lhs=j_direct(_br2, Y, REF_N, p2_scores) - j_direct(PI_N, Y, REF_N, p2_scores),
     rhs=beta * kl(PI_N, _br2),
+    display=r"J(g) - J(\pi_\theta) = \beta\, \mathrm{KL}(\pi_\theta \,\|\, g), \quad J(\pi) = \mathbb{E}_{o \sim \pi}"
+            r"[" + P_G(2, "o", "y") + r"] - \beta\, \mathrm{KL}(\pi \,\|\, \pi_{\mathrm{ref}}), \quad g(o) = \frac{1}{Z_q} "
+            r"\pi_{\mathrm{ref}}(o \mid q)\, e^{" + P_G(2, "o", "y") + r"/\beta}",
     domain={**Y_DOMAIN, **REF_DOMAIN, **M_DOMAIN, beta: POS, p1: OPEN_UNIT, p2: OPEN_UNIT},
     where=Y_WHERE + REF_WHERE + (p1 + p2 < 1,),
     uses=("direct-kl-best-response-gibbs-g2",),
@@ -264,7 +307,7 @@ CLAIMS.append(Identity(
 
 # akin to NLHF: for antisymmetric pairwise preferences P(o > o') + P(o' > o) = 1 the exponent
 # P_2(o | pi)/beta = (2 E_pi[P(o > .)] - 1)/beta, i.e. NLHF's Gibbs form with beta/2
-w_ab, w_ac, w_bc = R("w_ab"), R("w_ac"), R("w_bc")
+w_ab, w_ac, w_bc = (NOTATION.symbol(f"w_{u}{v}", rf"\mathcal{{P}}({u} \succ {v} \mid q)") for u, v in ("ab", "ac", "bc"))
 _W = {("a", "b"): w_ab, ("a", "c"): w_ac, ("b", "c"): w_bc}
 for (_u, _v), _w in list(_W.items()):
     _W[_v, _u] = 1 - _w
@@ -274,11 +317,14 @@ _p2_anti = {o: sp.Add(*[PI_N[o2] * (_W[o, o2] - _W[o2, o]) for o2 in OUT]) for o
 _nlhf_score = {o: sp.Add(*[PI_N[o2] * _W[o, o2] for o2 in OUT]) for o in OUT}
 CLAIMS.append(Identity(
     id="direct-kl-g2-akin-to-nlhf",
-    title="G = 2, antisymmetric preferences: the direct-KL aggregation is NLHF's Gibbs form with "
-          "regularisation beta/2",
+    title="$G = 2$, antisymmetric preferences: the direct-KL aggregation is NLHF's Gibbs form "
+          r"with regularisation $\beta/2$",
     ref=Ref("3", note="'for groups of size two, this aggregation ... is akin to the NLHF objective'"),
-    lhs=gibbs(REF_N, _p2_anti, beta)["a"],
-    rhs=gibbs(REF_N, _nlhf_score, beta / 2)["a"],
+    lhs=name(NOTATION, gibbs(REF_N, _p2_anti, beta)["a"],
+             r"\frac{1}{Z_q} \pi_{\mathrm{ref}}(a \mid q)\, e^{" + P_G(2, "a", r"\pi_\theta") + r"/\beta}"),
+    rhs=name(NOTATION, gibbs(REF_N, _nlhf_score, beta / 2)["a"],
+             r"\frac{1}{Z'_q} \pi_{\mathrm{ref}}(a \mid q)\, e^{\mathbb{E}_{o' \sim \pi_\theta}[\mathcal{P}(a \succ o' "
+             r"\mid q)]/(\beta/2)}"),
     domain={p1: OPEN_UNIT, p2: OPEN_UNIT, **REF_DOMAIN, w_ab: UNIT, w_ac: UNIT, w_bc: UNIT, beta: POS},
     where=(p1 + p2 < 1,) + REF_WHERE,
     uses=("direct-kl-best-response-gibbs-g2",),
@@ -288,16 +334,26 @@ CLAIMS.append(Identity(
 ))
 
 # ============================================================================ binary questions, G = 2
-pa, pold, refa = R("pi_a"), R("p_old"), R("ref_a")
+pa, refa = R("pi_a"), R("ref_a")
+pold = NOTATION.symbol("p_old", r"\pi_{\theta_{\mathrm{old}}}(a \mid q)")
 _PI_STAR = closed_form_g2(gamma, beta, refa)
-sv, ee = R("s"), R("e")
+sv = R("s")
+ee = NOTATION.symbol("e", r"\varepsilon")   # 1 - beta/gamma
 _J2 = gamma * (pa - pold) - beta * kl_bern(pa, refa)  # Eq. (16) minus beta KL
 G2_DOMAIN = {gamma: SIGNED_UNIT, beta: POS, refa: OPEN_UNIT}
+# the paper's Z_q and the Bernoulli KL(pi_theta(a | q) || pi_ref(a | q)) of Appendix B.2
+name(NOTATION, z_q(gamma, beta, refa), "Z_q")
+_KL_BERN = r"\mathrm{KL}(\pi_\theta(a \mid q) \,\|\, \pi_{\mathrm{ref}}(a \mid q))"
+name(NOTATION, kl_bern(pa, refa), _KL_BERN)
+_J_B2 = r"\mathcal{J}(\pi_\theta(a \mid q) \mid q)"
+_DJ_B2 = r"\frac{d}{d \pi_\theta(a \mid q)} " + _J_B2
+_LOGS = (r"\log \frac{\pi_\theta(a \mid q)}{\pi_{\mathrm{ref}}(a \mid q)} - \log \frac{1 - \pi_\theta(a \mid q)}"
+         r"{1 - \pi_{\mathrm{ref}}(a \mid q)}")
 
 CLAIMS.append(Maximiser(
     id="direct-kl-g2-closed-form",
-    title="Binary question, groups of two: e^(gamma/(2 beta)) pi_ref(a) / Z_q maximises the "
-          "direct-KL objective",
+    title=r"Binary question, groups of two: $e^{\gamma_{a,b}/(2\beta)} \pi_{\mathrm{ref}}(a \mid "
+          "q) / Z_q$ maximises the direct-KL objective",
     ref=Ref("3", note="binary display with Z_q; same display in Appendix B.2 ('by setting the derivative "
                       "to zero')"),
     objective=_J2,
@@ -312,7 +368,7 @@ CLAIMS.append(Maximiser(
 ))
 CLAIMS.append(Identity(
     id="direct-kl-g2-normaliser",
-    title="Binary, groups of two: the paper's Z_q normalises the two probabilities",
+    title="Binary, groups of two: the paper's $Z_q$ normalises the two probabilities",
     ref=Ref("3", note="Z_q display; Appendix B.2"),
     lhs=_PI_STAR + sp.exp(-gamma / (2 * beta)) * (1 - refa) / z_q(gamma, beta, refa),
     rhs=1,
@@ -333,8 +389,8 @@ CLAIMS.append(Identity(
 ))
 CLAIMS.append(Inequality(
     id="direct-kl-g2-normaliser-positive",
-    title="Binary, groups of two: Z_q is positive for every pi_ref(a) in [0, 1], so the closed form is "
-          "continuous there",
+    title=r"Binary, groups of two: $Z_q$ is positive for every $\pi_{\mathrm{ref}}(a \mid q) \in "
+          "[0, 1]$, so the closed form is continuous there",
     ref=Ref("3", note="Figure 3 caption: no discontinuity (unlike Figure 1)"),
     lhs=z_q(gamma, beta, refa), op=">", rhs=0,
     domain={gamma: SIGNED_UNIT, beta: POS, refa: UNIT},
@@ -343,7 +399,8 @@ CLAIMS.append(Inequality(
 ))
 CLAIMS.append(Limit(
     id="direct-kl-g2-no-discontinuity-at-ref-zero",
-    title="Binary, groups of two, direct KL: pi(a) tends to 0 as pi_ref(a) tends to 0 (no jump)",
+    title=r"Binary, groups of two, direct KL: $\pi_\theta(a \mid q)$ tends to 0 as "
+          r"$\pi_{\mathrm{ref}}(a \mid q)$ tends to 0 (no jump)",
     ref=Ref("3", note="Figure 3 caption: lack of discontinuity at pi_ref(a) = 0"),
     expr=_PI_STAR.subs(refa, sv * sp.exp(-gamma / beta)), var=sv, point=0, direction="+", value=0,
     domain={gamma: sp.Interval.Lopen(0, 1), beta: POS},
@@ -356,8 +413,8 @@ CLAIMS.append(Limit(
 ))
 CLAIMS.append(Limit(
     id="direct-kl-g2-grpo-contrast-jump",
-    title="Contrast (Figure 1): with the GRPO penalty, Eq. (14) tends to 1 - beta/gamma > 0 as "
-          "pi_ref(a) tends to 0 when beta < gamma",
+    title=r"Contrast (Figure 1): with the GRPO penalty, Eq. (14) tends to $1 - \beta/\gamma_{a,b} "
+          r"> 0$ as $\pi_{\mathrm{ref}}(a \mid q)$ tends to 0 when $\beta < \gamma_{a,b}$",
     ref=Ref("3", note="Figure 3 caption: 'a notable difference from ... Figure 1'"),
     expr=sp.Rational(1, 2) * (ee + sp.sqrt(ee ** 2 + 4 * (1 - ee) * refa)),
     var=refa, point=0, direction="+", value=ee,
@@ -369,7 +426,8 @@ CLAIMS.append(Limit(
 
 # ============================================================================ Appendix B.2, groups of two
 # objective from the definition, with stochastic rewards on three ordered levels
-lo, g1_, g2_ = R("r_lo", real=True), R("g_1", positive=True), R("g_2", positive=True)
+lo = NOTATION.symbol("r_lo", r"r_{\mathrm{lo}}", real=True)
+g1_, g2_ = R("g_1", positive=True), R("g_2", positive=True)
 LEVELS = [lo, lo + g1_, lo + g1_ + g2_]
 sa, sb, ua, ub = R("s_a"), R("s_b"), R("u_a"), R("u_b")
 
@@ -392,12 +450,19 @@ def _rank(level):
 _gamma_ab = win_prob(_LAWS["a"], _LAWS["b"], _rank) - win_prob(_LAWS["b"], _LAWS["a"], _rank)
 _PI2 = {"a": pa, "b": 1 - pa}
 _OLD2 = Categorical(["a", "b"], [pold, 1 - pold])
+name(NOTATION, _gamma_ab, r"\gamma_{a,b}")   # P(a > b | q) - P(b > a | q) from the reward laws
+name(NOTATION, kl(_PI2, {"a": refa, "b": 1 - refa}), _KL_BERN)
 CLAIMS.append(Identity(
     id="b2-g2-objective",
-    title="B.2, groups of two: the direct-KL objective is gamma pi(a) - beta KL(pi(a) || pi_ref(a)) + const",
+    title=r"B.2, groups of two: the direct-KL objective is $\gamma_{a,b} \pi_\theta(a \mid q) - "
+          r"\beta \mathrm{KL}(\pi_\theta(a \mid q) \| \pi_{\mathrm{ref}}(a \mid q)) + "
+          r"\text{const}$",
     ref=Ref("Appendix B.2", note="groups of size two, objective display"),
-    lhs=expected_preference_under(_PI2, _OLD2, _kl3, 2) - beta * kl(_PI2, {"a": refa, "b": 1 - refa}),
+    lhs=name(NOTATION, expected_preference_under(_PI2, _OLD2, _kl3, 2) - beta * kl(_PI2, {"a": refa, "b": 1 - refa}),
+             E_P_G(2) + r" - \beta\, " + _KL_BERN),
     rhs=_gamma_ab * pa - beta * kl_bern(pa, refa) - _gamma_ab * pold,
+    display=E_P_G(2) + r" - \beta\, " + _KL_BERN + r" = \gamma_{a,b} \pi_\theta(a \mid q) - \beta\, " + _KL_BERN
+    + r" + \text{const}, \quad \text{const} = -\gamma_{a,b} \pi_{\theta_{\mathrm{old}}}(a \mid q)",
     domain={pa: OPEN_UNIT, refa: OPEN_UNIT, pold: UNIT, beta: POS, sa: UNIT, sb: UNIT, ua: UNIT,
             ub: UNIT, lo: REAL, g1_: POS, g2_: POS},
     note="Left: E_{o ~ pi}[P_2(o | pi_old)] from the definition (stochastic rewards on three ordered "
@@ -412,25 +477,33 @@ CLAIMS.append(Identity(
     ref=Ref("Appendix B.2", note="groups of size two, derivative display"),
     lhs=sp.diff(_J2, pa),
     rhs=gamma - beta * sp.log(pa / refa - sp.log((1 - pa) / (1 - refa))),
+    display=_DJ_B2 + r" = \gamma_{a,b} - \beta \left(\log \left(\left(\frac{\pi_\theta(a \mid q)}{\pi_{\mathrm{ref}}"
+    r"(a \mid q)}\right) - \log \left(\frac{1 - \pi_\theta(a \mid q)}{1 - \pi_{\mathrm{ref}}(a \mid q)}\right)\right)"
+    r"\right) \quad \text{(as printed)}",
     domain={gamma: SIGNED_UNIT, beta: POS, pa: OPEN_UNIT, refa: OPEN_UNIT, pold: UNIT},
     where=(pa / refa - sp.log((1 - pa) / (1 - refa)) > 0,),
-    expect=refuted("misplaced parentheses: printed log((pi/ref) - log((1-pi)/(1-ref))), meant "
-                   "log(pi/ref) - log((1-pi)/(1-ref))"),
+    expect=refuted(r"misplaced parentheses: printed $\log((\pi_\theta/\pi_{\mathrm{ref}}) - "
+                   r"\log((1-\pi_\theta)/(1-\pi_{\mathrm{ref}})))$, meant "
+                   r"$\log(\pi_\theta/\pi_{\mathrm{ref}}) - "
+                   r"\log((1-\pi_\theta)/(1-\pi_{\mathrm{ref}}))$"),
     note="The display reads \\log(\\left(\\frac{pi}{ref}\\right) - \\log(\\frac{1-pi}{1-ref})): the "
          "closing parenthesis of the first log comes after the second log.  Encoded literally (where "
          "the printed log's argument is positive, so it is defined).",
 ))
 CLAIMS.append(Identity(
     id="b2-g2-derivative",
-    title="B.2, groups of two: the derivative is gamma - beta (log(pi/ref) - log((1-pi)/(1-ref)))",
+    title=r"B.2, groups of two: the derivative is $\gamma_{a,b} - \beta "
+          r"(\log(\pi_\theta/\pi_{\mathrm{ref}}) - \log((1-\pi_\theta)/(1-\pi_{\mathrm{ref}})))$",
     ref=Ref("Appendix B.2", note="groups of size two, derivative display (corrected parentheses)"),
     lhs=sp.diff(_J2, pa), rhs=_DERIV,
     domain={gamma: SIGNED_UNIT, beta: POS, pa: OPEN_UNIT, refa: OPEN_UNIT, pold: UNIT},
+    display=_DJ_B2 + r" = \gamma_{a,b} - \beta \left(" + _LOGS + r"\right)",
     uses=("b2-g2-derivative-literal", "b2-g2-objective"),
 ))
 CLAIMS.append(Monotonic(
     id="b2-g2-derivative-decreasing",
-    title="B.2, groups of two: the derivative is strictly decreasing in pi(a), so it has at most one zero",
+    title=r"B.2, groups of two: the derivative is strictly decreasing in $\pi_\theta(a \mid q)$, "
+          "so it has at most one zero",
     ref=Ref("Appendix B.2", note="groups of size two: 'by setting the derivative to zero'"),
     expr=_DERIV, var=pa, direction="decreasing",
     domain={gamma: SIGNED_UNIT, beta: POS, pa: OPEN_UNIT, refa: OPEN_UNIT},
@@ -438,7 +511,8 @@ CLAIMS.append(Monotonic(
 ))
 CLAIMS.append(Root(
     id="b2-g2-closed-form-root",
-    title="B.2, groups of two: setting the derivative to zero gives exactly the closed form with Z_q",
+    title="B.2, groups of two: setting the derivative to zero gives exactly the closed form with "
+          "$Z_q$",
     ref=Ref("Appendix B.2", note="groups of size two: display after 'by setting the derivative to zero'"),
     equation=_DERIV.subs(pa, R("z")), var=R("z"), value=_PI_STAR.subs(pa, R("z")),
     interval=OPEN_UNIT, unique=True,
@@ -451,32 +525,44 @@ CLAIMS.append(Root(
 ))
 
 # ============================================================================ Appendix B.2, large groups
-rb, dd = R("r_b", real=True), R("d", real=True)  # r(a) = r(b) + d
+rb = NOTATION.symbol("r_b", r"r(b \mid q)", real=True)
+dd = R("d", real=True)  # r(a) = r(b) + d
 _RW = {"a": rb + dd, "b": rb}
 _PIL = Categorical(["a", "b"], [pa, 1 - pa])
 _OLDL = Categorical(["a", "b"], [pold, 1 - pold])
 _mo = _OLDL.expect(lambda o: _RW[o])
-_R_INF = (_PIL.expect(lambda o: _RW[o]) - _mo) / sp.sqrt(_OLDL.expect(lambda o: (_RW[o] - _mo) ** 2))
+_R_INF = name(NOTATION, (_PIL.expect(lambda o: _RW[o]) - _mo) / sp.sqrt(_OLDL.expect(lambda o: (_RW[o] - _mo) ** 2)),
+              r"\mathcal{R}_\infty(\theta \mid q)")
+_GT = r"\tilde{\gamma}_{a,b}"
+_P = r"\pi_{\theta_{\mathrm{old}}}(a \mid q)"
+_SQ = rf"\sqrt{{{_P} (1 - {_P})}}"
 CLAIMS.append(Identity(
     id="b2-large-g-gamma-tilde-literal",
-    title="B.2, large groups: gamma~ as printed, sign(r(a) > r(b)), equals sign(r(a) - r(b))",
+    title=r"B.2, large groups: $\tilde{\gamma}_{a,b}$ as printed, $\operatorname{sign}(r(a \mid q) "
+          r"> r(b \mid q))$, equals $\operatorname{sign}(r(a \mid q) - r(b \mid q))$",
     ref=Ref("Appendix B.2", note="large group size: definition of gamma~ after the objective"),
     lhs=sp.sign(sp.Piecewise((1, rb + dd > rb), (0, True))),
     rhs=sp.sign(dd),
     domain={rb: REAL, dd: REAL},
-    expect=refuted("sign(r(a|b) > r(b|q)) is the sign of a Boolean (0 or 1 as a number), never -1; "
-                   "Eq. (18) uses sign(r(a|q) - r(b|q)); also r(a|b) should be r(a|q)"),
+    display=r"\operatorname{sign}(r(a \mid b) > r(b \mid q)) = \operatorname{sign}(r(a \mid q) - r(b \mid q)) "
+            r"\quad \text{(as printed; } r(a \mid q) = r(b \mid q) + d)",
+    expect=refuted(r"$\operatorname{sign}(r(a \mid b) > r(b \mid q))$ is the sign of a Boolean (0 "
+                   r"or 1 as a number), never $-1$; Eq. (18) uses $\operatorname{sign}(r(a \mid q) "
+                   r"- r(b \mid q))$; also $r(a \mid b)$ should be $r(a \mid q)$"),
     note="The printed expression takes the sign of the proposition r(a|b) > r(b|q); read as the 0/1 "
          "indicator it gives 0 when r(a) < r(b), where the objective needs -1.  r(a) = r(b) + d.",
 ))
 CLAIMS.append(Identity(
     id="b2-large-g-objective",
-    title="B.2, large groups: the direct-KL objective is gamma~ pi(a)/sqrt(p(1-p)) - beta KL + const, "
-          "gamma~ = sign(r(a) - r(b))",
+    title=r"B.2, large groups: the direct-KL objective is $\tilde{\gamma}_{a,b} \pi_\theta(a \mid "
+          r"q)/\sqrt{p(1-p)} - \beta \mathrm{KL} + \text{const}$, $\tilde{\gamma}_{a,b} = "
+          r"\operatorname{sign}(r(a \mid q) - r(b \mid q))$",
     ref=Ref("Appendix B.2", note="large group size: objective display (reward part from Eq. (18))"),
     lhs=_R_INF - beta * kl(_PI2, {"a": refa, "b": 1 - refa}),
     rhs=sp.sign(dd) / sp.sqrt(pold * (1 - pold)) * pa - beta * kl_bern(pa, refa)
     - sp.sign(dd) * sp.sqrt(pold / (1 - pold)),
+    display=r"\mathcal{R}_\infty(\theta \mid q) - \beta\, " + _KL_BERN + rf" = \frac{{{_GT}}}{{{_SQ}}} \pi_\theta(a \mid q) "
+    r"- \beta\, " + _KL_BERN + r" + \text{const}, \quad " + _GT + r" = \operatorname{sign}(r(a \mid q) - r(b \mid q))",
     domain={pa: OPEN_UNIT, pold: OPEN_UNIT, refa: OPEN_UNIT, beta: POS, rb: REAL, dd: REAL},
     where=(sp.Ne(dd, 0),),
     uses=("b2-large-g-gamma-tilde-literal",),
@@ -493,18 +579,28 @@ CLAIMS.append(Identity(
     ref=Ref("Appendix B.2", note="large group size: derivative display"),
     lhs=sp.diff(_JL_G, pa),
     rhs=gamma / sp.sqrt(pold * (1 - pold)) - beta * (logit(pa) - logit(refa)),
+    display=rf"\frac{{d}}{{d \pi_\theta(a \mid q)}} \left(\frac{{{_GT}}}{{{_SQ}}} \pi_\theta(a \mid q) - \beta\, "
+    + _KL_BERN + rf"\right) = \frac{{{_GT}}}{{{_SQ}}} - \beta \left(\log \frac{{\pi_\theta(a \mid q)}}{{1 - \pi_\theta(a \mid q)}} "
+    r"- \log \frac{\pi_{\mathrm{ref}}(a \mid q)}{1 - \pi_{\mathrm{ref}}(a \mid q)}\right), \quad " + _GT
+    + r" \in \{-1, 0, 1\}",
     domain={gamma: sp.FiniteSet(-1, 0, 1), beta: POS, pa: OPEN_UNIT, pold: OPEN_UNIT, refa: OPEN_UNIT},
     uses=("b2-large-g-objective",),
     note="gamma here is gamma~ in {-1, 0, 1}; pi_old(a) held fixed while differentiating.",
 ))
 xx = R("x")
+_HX = name(NOTATION, h_fn(xx, beta, refa), "h(x)")
+name(NOTATION, beta * h_fn(xx, beta, refa), r"\beta\, h(x)")
 CLAIMS.append(Identity(
     id="b2-large-g-derivative-is-beta-h",
-    title="B.2, large groups: at pi_old = pi the derivative is beta h(pi(a)) with the paper's h",
+    title=r"B.2, large groups: at $\pi_{\theta_{\mathrm{old}}} = \pi_\theta$ the derivative is "
+          r"$\beta h(\pi_\theta(a \mid q))$ with the paper's $h$",
     ref=Ref("Appendix B.2", note="large group size: displays defining h"),
     lhs=sp.diff(_JL, pa).subs(pold, pa).subs(pa, xx),
     rhs=beta * h_fn(xx, beta, refa),
     domain={beta: POS, xx: OPEN_UNIT, refa: OPEN_UNIT},
+    display=r"\frac{d}{d \pi_\theta(a \mid q)} " + _J_B2 + r"\Big|_{\pi_{\theta_{\mathrm{old}}} = \pi_\theta,\ "
+            r"\pi_\theta(a \mid q) = x} = \beta\, h(x), \quad h(x) = \frac{1}{\beta} \frac{1}{\sqrt{x(1 - x)}} - \log "
+            r"\frac{x}{1 - x} + \log \frac{\pi_{\mathrm{ref}}(a \mid q)}{1 - \pi_{\mathrm{ref}}(a \mid q)}",
     uses=("b2-large-g-derivative",),
     note="gamma~ = 1 (the paper's 'without loss of generality'); differentiate, then set pi_old(a) = "
          "pi(a) = x.",
@@ -516,12 +612,15 @@ _DIRECTION_OF_H = ("a claim about the direction of h along a path that ends at x
                    "that keeps the direction passes it; h is pinned by b2-large-g-potential-derivative "
                    "(Phi' = beta h) and x* by b2-large-g-xstar-critical-point and b2-large-g-xstar-minimises-h")
 _XS = x_star(beta)
-_HP = sp.diff(_H, xx)
+_HP = name(NOTATION, sp.diff(_H, xx), "h'(x)")
+name(NOTATION, _XS, "x^*")
+name(NOTATION, _H.subs(xx, _XS), "h(x^*)")
 H_DOMAIN = {beta: POS, refa: OPEN_UNIT}
 tt = R("t")
 CLAIMS.append(Root(
     id="b2-large-g-xstar-critical-point",
-    title="B.2, large groups: x* = (1 + sqrt(1 - 1/(1+beta^2)))/2 is the unique critical point of h in (0, 1)",
+    title=r"B.2, large groups: $x^* = (1 + \sqrt{1 - 1/(1+\beta^2)})/2$ is the unique critical "
+          "point of $h$ in $(0, 1)$",
     ref=Ref("Appendix B.2", note="last paragraph: x*"),
     equation=_HP, var=xx, value=_XS, interval=OPEN_UNIT, unique=True,
     domain=H_DOMAIN,
@@ -530,9 +629,9 @@ CLAIMS.append(Root(
 ))
 CLAIMS.append(Monotonic(
     id="b2-large-g-h-decreasing-below-xstar",
-    title="B.2, large groups: h decreases on (0, x*]",
+    title="B.2, large groups: $h$ decreases on $(0, x^*]$",
     ref=Ref("Appendix B.2", note="last paragraph: h decreases on (0, x*]"),
-    expr=_H.subs(xx, tt * _XS), var=tt, direction="decreasing",
+    expr=name(NOTATION, _H.subs(xx, tt * _XS), "h(t x^*)"), var=tt, direction="decreasing",
     domain={tt: sp.Interval.Lopen(0, 1), **H_DOMAIN},
     uses=("b2-large-g-xstar-critical-point",),
     harmless_mutants={"*": _DIRECTION_OF_H},
@@ -541,9 +640,9 @@ CLAIMS.append(Monotonic(
 ))
 CLAIMS.append(Monotonic(
     id="b2-large-g-h-increasing-above-xstar",
-    title="B.2, large groups: h increases on [x*, 1)",
+    title="B.2, large groups: $h$ increases on $[x^*, 1)$",
     ref=Ref("Appendix B.2", note="last paragraph: h increases on [x*, 1)"),
-    expr=_H.subs(xx, _XS + tt * (1 - _XS)), var=tt, direction="increasing",
+    expr=name(NOTATION, _H.subs(xx, _XS + tt * (1 - _XS)), "h(x^* + t (1 - x^*))"), var=tt, direction="increasing",
     domain={tt: sp.Interval.Ropen(0, 1), **H_DOMAIN},
     uses=("b2-large-g-xstar-critical-point",),
     harmless_mutants={"*": _DIRECTION_OF_H},
@@ -551,39 +650,41 @@ CLAIMS.append(Monotonic(
 ))
 CLAIMS.append(Maximiser(
     id="b2-large-g-xstar-minimises-h",
-    title="B.2, large groups: x* is the global minimiser of h on (0, 1)",
+    title="B.2, large groups: $x^*$ is the global minimiser of $h$ on $(0, 1)$",
     ref=Ref("Appendix B.2", note="last paragraph (consequence of the two monotone pieces)"),
-    objective=-_H, wrt=(xx,), at={xx: _XS}, over={xx: OPEN_UNIT}, scope="global",
+    objective=name(NOTATION, -_H, "-h(x)"), wrt=(xx,), at={xx: _XS}, over={xx: OPEN_UNIT}, scope="global",
     domain=H_DOMAIN,
     uses=("b2-large-g-h-decreasing-below-xstar", "b2-large-g-h-increasing-above-xstar"),
     note="A minimiser, not a maximiser: the maximiser of -h.",
 ))
 CLAIMS.append(Limit(
     id="b2-large-g-h-limit-literal-up-to-zero",
-    title="B.2, large groups: h tends to infinity as x increases to 0 (as printed, x up-arrow 0)",
+    title="B.2, large groups: $h$ tends to infinity as $x$ increases to 0 (as printed, $x "
+          r"\uparrow 0$)",
     ref=Ref("Appendix B.2", note="last sentence: lim_{x up-arrow 0} h(x) = oo"),
     expr=_H, var=xx, point=0, direction="-", value=sp.oo, domain=H_DOMAIN,
-    expect=refuted("x up-arrow 0 approaches 0 from below, outside (0, 1) where h is not real; the "
-                   "intended limit is x down-arrow 0"),
+    expect=refuted(r"$x \uparrow 0$ approaches 0 from below, outside $(0, 1)$ where $h$ is not "
+                   r"real; the intended limit is $x \downarrow 0$"),
 ))
 CLAIMS.append(Limit(
     id="b2-large-g-h-limit-literal-down-to-one",
-    title="B.2, large groups: h tends to infinity as x decreases to 1 (as printed, x down-arrow 1)",
+    title="B.2, large groups: $h$ tends to infinity as $x$ decreases to 1 (as printed, $x "
+          r"\downarrow 1$)",
     ref=Ref("Appendix B.2", note="last sentence: lim_{x down-arrow 1} h(x) = oo"),
     expr=_H, var=xx, point=1, direction="+", value=sp.oo, domain=H_DOMAIN,
-    expect=refuted("x down-arrow 1 approaches 1 from above, outside (0, 1) where h is not real; the "
-                   "intended limit is x up-arrow 1"),
+    expect=refuted(r"$x \downarrow 1$ approaches 1 from above, outside $(0, 1)$ where $h$ is not "
+                   r"real; the intended limit is $x \uparrow 1$"),
 ))
 CLAIMS.append(Limit(
     id="b2-large-g-h-limit-at-zero",
-    title="B.2, large groups: h(x) tends to +infinity as x decreases to 0",
+    title=r"B.2, large groups: $h(x)$ tends to $+\infty$ as $x$ decreases to 0",
     ref=Ref("Appendix B.2", note="last sentence, corrected direction"),
     expr=_H, var=xx, point=0, direction="+", value=sp.oo, domain=H_DOMAIN,
     uses=("b2-large-g-h-limit-literal-up-to-zero",),
 ))
 CLAIMS.append(Limit(
     id="b2-large-g-h-limit-at-one",
-    title="B.2, large groups: h(x) tends to +infinity as x increases to 1",
+    title=r"B.2, large groups: $h(x)$ tends to $+\infty$ as $x$ increases to 1",
     ref=Ref("Appendix B.2", note="last sentence, corrected direction"),
     expr=_H, var=xx, point=1, direction="-", value=sp.oo, domain=H_DOMAIN,
     uses=("b2-large-g-h-limit-literal-down-to-one",),
@@ -594,7 +695,8 @@ CLAIMS.append(Limit(
 _HMIN = h_min(beta, refa)
 CLAIMS.append(Identity(
     id="b2-large-g-h-min-closed-form",
-    title="B.2, large groups: the minimum of h is 2 sqrt(1+beta^2)/beta - 2 asinh(beta) + logit(pi_ref(a))",
+    title=r"B.2, large groups: the minimum of $h$ is $2 \sqrt{1+\beta^2}/\beta - 2 "
+          r"\operatorname{asinh} \beta + \operatorname{logit} \pi_{\mathrm{ref}}(a \mid q)$",
     ref=Ref("Appendix B.2", note="derived here (not in the paper): h(x*)"),
     lhs=_H.subs(xx, _XS), rhs=_HMIN, domain=H_DOMAIN,
     uses=("b2-large-g-xstar-minimises-h",),
@@ -602,7 +704,7 @@ CLAIMS.append(Identity(
 ))
 CLAIMS.append(Monotonic(
     id="b2-large-g-h-min-decreasing-in-beta",
-    title="B.2, large groups: the minimum of h strictly decreases in beta",
+    title=r"B.2, large groups: the minimum of $h$ strictly decreases in $\beta$",
     ref=Ref("3", note="'if beta is sufficiently small ... sufficiently large': there is one threshold"),
     expr=_HMIN, var=beta, direction="decreasing", domain=H_DOMAIN,
     uses=("b2-large-g-h-min-closed-form",),
@@ -611,7 +713,7 @@ CLAIMS.append(Monotonic(
 ))
 CLAIMS.append(Limit(
     id="b2-large-g-h-min-limit-small-beta",
-    title="B.2, large groups: the minimum of h tends to +infinity as beta decreases to 0",
+    title=r"B.2, large groups: the minimum of $h$ tends to $+\infty$ as $\beta$ decreases to 0",
     ref=Ref("3", note="'the optimal value of pi(a) is 1 if beta is sufficiently small'"),
     expr=_HMIN, var=beta, point=0, direction="+", value=sp.oo, domain={refa: OPEN_UNIT},
     uses=("b2-large-g-h-min-closed-form",),
@@ -620,7 +722,7 @@ CLAIMS.append(Limit(
 ))
 CLAIMS.append(Limit(
     id="b2-large-g-h-min-limit-large-beta",
-    title="B.2, large groups: the minimum of h tends to -infinity as beta grows",
+    title=r"B.2, large groups: the minimum of $h$ tends to $-\infty$ as $\beta$ grows",
     ref=Ref("3", note="'two values ... if beta is sufficiently large'"),
     expr=_HMIN, var=beta, point=sp.oo, direction="-", value=-sp.oo, domain={refa: OPEN_UNIT},
     uses=("b2-large-g-h-min-closed-form",),
@@ -633,7 +735,8 @@ _MARGIN = ("a sign on a box with a wide margin (see the note): a mistake in the 
            "b2-large-g-h-min-closed-form, which states it")
 CLAIMS.append(Inequality(
     id="b2-large-g-h-positive-when-min-positive",
-    title="B.2, large groups: when the minimum of h is positive (beta below the threshold), h > 0 on (0, 1)",
+    title=r"B.2, large groups: when the minimum of $h$ is positive ($\beta$ below the threshold), "
+          "$h > 0$ on $(0, 1)$",
     ref=Ref("3", note="small-beta regime: the on-policy derivative beta h is positive"),
     lhs=_H, op=">", rhs=0,
     domain={xx: OPEN_UNIT, **H_DOMAIN}, where=_WHERE_SMALL,
@@ -645,7 +748,8 @@ CLAIMS.append(Inequality(
 ))
 CLAIMS.append(Inequality(
     id="direct-kl-large-g-small-beta-instance",
-    title="Large groups, direct KL: for beta <= 1 and pi_ref(a) >= 1/2 the minimum of h is positive",
+    title=r"Large groups, direct KL: for $\beta \le 1$ and $\pi_{\mathrm{ref}}(a \mid q) \ge 1/2$ "
+          "the minimum of $h$ is positive",
     ref=Ref("3", note="an explicit 'beta sufficiently small'"),
     lhs=_HMIN, op=">", rhs=0,
     domain={beta: sp.Interval.Lopen(0, 1), refa: sp.Interval.Ropen(sp.Rational(1, 2), 1)},
@@ -655,7 +759,8 @@ CLAIMS.append(Inequality(
 ))
 CLAIMS.append(Inequality(
     id="direct-kl-large-g-large-beta-instance",
-    title="Large groups, direct KL: for beta >= 2 and pi_ref(a) <= 1/2 the minimum of h is negative",
+    title=r"Large groups, direct KL: for $\beta \ge 2$ and $\pi_{\mathrm{ref}}(a \mid q) \le 1/2$ "
+          "the minimum of $h$ is negative",
     ref=Ref("3", note="an explicit 'beta sufficiently large'"),
     lhs=_HMIN, op="<", rhs=0,
     domain={beta: sp.Interval(2, sp.oo), refa: sp.Interval.Lopen(0, sp.Rational(1, 2))},
@@ -669,8 +774,9 @@ CLAIMS.append(Inequality(
 _F = 1 / (1 + sp.exp(-(logit(refa) + 1 / (beta * sp.sqrt(pold * (1 - pold))))))
 CLAIMS.append(Maximiser(
     id="b2-large-g-best-response",
-    title="B.2, large groups: for a frozen old policy p, the direct-KL objective has the unique maximiser "
-          "F(p) = sigmoid(logit(ref) + 1/(beta sqrt(p(1-p))))",
+    title="B.2, large groups: for a frozen old policy $p$, the direct-KL objective has the unique "
+          r"maximiser $F(p) = \operatorname{sigmoid}(\operatorname{logit} \pi_{\mathrm{ref}}(a "
+          r"\mid q) + 1/(\beta \sqrt{p(1-p)}))$",
     ref=Ref("Appendix B.2", note="large group size: objective display (gamma~ = 1), maximised over pi(a)"),
     objective=_JL, wrt=(pa,), at={pa: _F}, over={pa: OPEN_UNIT}, scope="global",
     domain={pold: OPEN_UNIT, **H_DOMAIN},
@@ -680,9 +786,10 @@ CLAIMS.append(Maximiser(
 ))
 CLAIMS.append(Identity(
     id="b2-large-g-best-response-logit-gap",
-    title="B.2, large groups: logit(F(p)) - logit(p) = h(p), so F(p) > p exactly where h(p) > 0",
+    title=r"B.2, large groups: $\operatorname{logit} F(p) - \operatorname{logit} p = h(p)$, so "
+          "$F(p) > p$ exactly where $h(p) > 0$",
     ref=Ref("Appendix B.2", note="large group size: h and the stationary policies"),
-    lhs=logit(_F) - logit(pold), rhs=h_fn(pold, beta, refa),
+    lhs=logit(_F) - logit(pold), rhs=name(NOTATION, h_fn(pold, beta, refa), r"h(\pi_{\theta_{\mathrm{old}}}(a \mid q))"),
     domain={pold: sp.Interval(sp.Rational(1, 100), sp.Rational(99, 100)),
             beta: sp.Interval(sp.Rational(1, 10), sp.oo), refa: OPEN_UNIT},
     uses=("b2-large-g-best-response", "b2-large-g-derivative-is-beta-h"),
@@ -692,8 +799,8 @@ CLAIMS.append(Identity(
 ))
 CLAIMS.append(Inequality(
     id="direct-kl-large-g-small-beta-no-interior-stationary",
-    title="Large groups, direct KL, beta below the threshold: the best response always moves pi(a) up, "
-          "so no interior policy is stationary",
+    title=r"Large groups, direct KL, $\beta$ below the threshold: the best response always moves "
+          r"$\pi_\theta(a \mid q)$ up, so no interior policy is stationary",
     ref=Ref("3", note="'the optimal value of pi(a) is 1 if beta is sufficiently small' (fixed-point reading)"),
     lhs=_F, op=">", rhs=pold,
     domain={pold: OPEN_UNIT, **H_DOMAIN}, where=_WHERE_SMALL,
@@ -707,12 +814,12 @@ CLAIMS.append(Inequality(
 ))
 
 # potential reading: Phi(x) = arcsin(2x - 1) - beta KL(x || ref), Phi' = beta h
-_PHI = potential_large_g(xx, beta, refa)
-_PHI_SMOOTH = sp.asin(2 * xx - 1) - beta * kl_bern(xx, refa)
+_PHI = name(NOTATION, potential_large_g(xx, beta, refa), r"\Phi(x)")
+_PHI_SMOOTH = name(NOTATION, sp.asin(2 * xx - 1) - beta * kl_bern(xx, refa), r"\Phi(x)")
 CLAIMS.append(Identity(
     id="b2-large-g-potential-derivative",
-    title="B.2, large groups: the on-policy derivative beta h is the derivative of "
-          "Phi(x) = arcsin(2x - 1) - beta KL(x || pi_ref(a))",
+    title=r"B.2, large groups: the on-policy derivative $\beta h$ is the derivative of $\Phi(x) = "
+          r"\arcsin(2x - 1) - \beta \mathrm{KL}(x \| \pi_{\mathrm{ref}}(a \mid q))$",
     ref=Ref("Appendix B.2", note="derived here: the function whose derivative the paper analyses"),
     lhs=sp.diff(_PHI_SMOOTH, xx), rhs=beta * h_fn(xx, beta, refa),
     domain={xx: OPEN_UNIT, **H_DOMAIN},
@@ -722,8 +829,8 @@ CLAIMS.append(Identity(
 ))
 CLAIMS.append(Maximiser(
     id="direct-kl-large-g-small-beta-optimum-one",
-    title="Large groups, direct KL, beta below the threshold: pi(a) = 1 maximises the objective "
-          "(potential reading)",
+    title=r"Large groups, direct KL, $\beta$ below the threshold: $\pi_\theta(a \mid q) = 1$ "
+          "maximises the objective (potential reading)",
     ref=Ref("3", note="'the optimal value of pi(a) is 1 if beta is sufficiently small'"),
     objective=_PHI, wrt=(xx,), at={xx: 1}, over={xx: UNIT}, scope="global",
     domain=H_DOMAIN, where=_WHERE_SMALL,
@@ -738,14 +845,16 @@ CLAIMS.append(Maximiser(
 
 # at the threshold: ref such that h(x*) = 0
 _REF_C = 1 / (1 + sp.exp(2 * sp.sqrt(1 + beta ** 2) / beta - 2 * sp.asinh(beta)))
-_H_C = h_fn(xx, beta, _REF_C)
+_H_C = name(NOTATION, h_fn(xx, beta, _REF_C), "h(x)")
 CLAIMS.append(Root(
     id="b2-large-g-threshold-single-stationary",
-    title="B.2, large groups, at the threshold beta = beta_c(ref): x* is the only zero of h "
-          "(one degenerate stationary policy)",
+    title=r"B.2, large groups, at the threshold $\beta = \beta_c(\pi_{\mathrm{ref}})$: $x^*$ is "
+          "the only zero of $h$ (one degenerate stationary policy)",
     ref=Ref("3", note="between 'sufficiently small' and 'sufficiently large'"),
     equation=_H_C, var=xx, value=_XS, interval=OPEN_UNIT, unique=True,
     domain={beta: POS},
+    display=r"x^* \text{ is the unique zero of } h \text{ in } (0, 1) \text{ at } \pi_{\mathrm{ref}}(a \mid q) = "
+            r"\frac{1}{1 + e^{2 \sqrt{1 + \beta^2}/\beta - 2 \operatorname{asinh} \beta}} \quad (h(x^*) = 0)",
     uses=("b2-large-g-h-min-closed-form", "b2-large-g-xstar-minimises-h"),
     note="pi_ref(a) = ref_c(beta) solves h(x*) = 0; h >= 0 touches zero only at x*, so Phi is still "
          "increasing (with an inflection at x*) and pi(a) = 1 remains optimal in the potential reading.",
@@ -758,6 +867,11 @@ _s1, _s2 = sp.sqrt(z1 * (1 - z1)), sp.sqrt(z2 * (1 - z2))
 _BETA2 = (1 / _s2 - 1 / _s1) / (logit(z2) - logit(z1))
 _REF2 = 1 / (1 + sp.exp(-(logit(z1) - 1 / (_BETA2 * _s1))))
 TWO_DOMAIN = {z1: OPEN_UNIT, z2: OPEN_UNIT}
+# beta and pi_ref as functions of the two zeros of h
+name(NOTATION, _BETA2, r"\beta(z_1, z_2)")
+name(NOTATION, _REF2, r"\pi_{\mathrm{ref}}(z_1, z_2)")
+name(NOTATION, kl_bern(pa, _REF2), r"\mathrm{KL}(\pi_\theta(a \mid q) \,\|\, \pi_{\mathrm{ref}}(z_1, z_2))")
+name(NOTATION, kl_bern(xx, _REF2), r"\mathrm{KL}(x \,\|\, \pi_{\mathrm{ref}}(z_1, z_2))")
 TWO_WHERE = (z1 < z2, z1 * (1 - z1) > z2 * (1 - z2))
 # local claims: the engine probes a local maximiser at distances 1e-3 .. 1e-9, so the zeros are kept
 # 1/100 apart and from the ends (the basins are (0, z_2) and (z_1, 1))
@@ -772,11 +886,14 @@ _TWO_NOTE = ("Parametrised by the two zeros z_1 < z_2 of h: beta = (1/s_2 - 1/s_
 _SWAP_ZEROS = {"objective:swap-z_1-z_2": "beta and pi_ref are symmetric functions of the two zeros (both satisfy "
                                          "h = 0, which gives the same beta and logit(pi_ref) from either), so "
                                          "swapping z_1 and z_2 in the objective changes nothing"}
+_J_TWO = (r"\frac{\pi_\theta(a \mid q)}{\sqrt{\pi_{\theta_{\mathrm{old}}}(a \mid q) (1 - \pi_{\theta_{\mathrm{old}}}(a \mid q))}} "
+          r"- \beta(z_1, z_2)\, \mathrm{KL}(\pi_\theta(a \mid q) \,\|\, \pi_{\mathrm{ref}}(z_1, z_2))")
+name(NOTATION, pa / sp.sqrt(pold * (1 - pold)) - _BETA2 * kl_bern(pa, _REF2), _J_TWO)
 for _lbl, _z in (("lower", z1), ("upper", z2)):
     CLAIMS.append(Maximiser(
         id=f"direct-kl-large-g-two-stationary-{_lbl}",
-        title=f"Large groups, direct KL, beta above the threshold: the {_lbl} zero of h maximises the "
-              "objective with pi_old frozen at it",
+        title=f"Large groups, direct KL, $\\beta$ above the threshold: the {_lbl} zero of $h$ maximises the "
+              r"objective with $\pi_{\theta_{\mathrm{old}}}$ frozen at it",
         ref=Ref("3", note="'there exist two values of pi(a) that maximise the objective function' "
                           "(fixed-point reading)"),
         objective=pa / sp.sqrt(pold * (1 - pold)) - _BETA2 * kl_bern(pa, _REF2),
@@ -788,11 +905,11 @@ for _lbl, _z in (("lower", z1), ("upper", z2)):
              "of its own objective), and by the monotone pieces of h there are no others.",
         harmless_mutants=_SWAP_ZEROS,
     ))
-_PHI2 = sp.asin(2 * xx - 1) - _BETA2 * kl_bern(xx, _REF2)
+_PHI2 = name(NOTATION, sp.asin(2 * xx - 1) - _BETA2 * kl_bern(xx, _REF2), r"\Phi(x)")
 CLAIMS.append(Maximiser(
     id="direct-kl-large-g-potential-lower-local-max",
-    title="Large groups, direct KL, beta above the threshold: the lower zero of h is a strict local "
-          "maximiser of the potential Phi",
+    title=r"Large groups, direct KL, $\beta$ above the threshold: the lower zero of $h$ is a "
+          r"strict local maximiser of the potential $\Phi$",
     ref=Ref("3", note="'two values ... that maximise' (potential reading: the lower zero and pi(a) = 1)"),
     objective=_PHI2, wrt=(xx,), at={xx: z1}, over={xx: OPEN_UNIT}, scope="local",
     domain=LOCAL_DOMAIN, where=LOCAL_WHERE,
@@ -802,10 +919,10 @@ CLAIMS.append(Maximiser(
 ))
 CLAIMS.append(Maximiser(
     id="direct-kl-large-g-potential-upper-local-min",
-    title="Large groups, direct KL, beta above the threshold: the upper zero of h is a strict local "
-          "minimiser of Phi (not a maximiser in the potential reading)",
+    title=r"Large groups, direct KL, $\beta$ above the threshold: the upper zero of $h$ is a "
+          r"strict local minimiser of $\Phi$ (not a maximiser in the potential reading)",
     ref=Ref("3", note="'two values ... that maximise': which two depends on the reading"),
-    objective=-_PHI2, wrt=(xx,), at={xx: z2}, over={xx: OPEN_UNIT}, scope="local",
+    objective=name(NOTATION, -_PHI2, r"-\Phi(x)"), wrt=(xx,), at={xx: z2}, over={xx: OPEN_UNIT}, scope="local",
     domain=LOCAL_DOMAIN, where=LOCAL_WHERE,
     uses=("b2-large-g-potential-derivative", "b2-large-g-h-increasing-above-xstar"),
     note=_TWO_NOTE + "  Phi' = beta h changes sign from - to + at z_2.",
@@ -813,8 +930,8 @@ CLAIMS.append(Maximiser(
 ))
 CLAIMS.append(Monotonic(
     id="direct-kl-large-g-potential-increasing-to-one",
-    title="Large groups, direct KL, beta above the threshold: Phi increases from the upper zero to 1, "
-          "so pi(a) = 1 is a second local maximiser",
+    title=r"Large groups, direct KL, $\beta$ above the threshold: $\Phi$ increases from the upper "
+          r"zero to 1, so $\pi_\theta(a \mid q) = 1$ is a second local maximiser",
     ref=Ref("3", note="'two values ... that maximise' (potential reading)"),
     expr=sp.asin(2 * xx - 1).subs(xx, z2 + tt * (1 - z2))
     - _BETA2 * (sp.Piecewise((0, sp.Eq(tt, 1)), ((1 - tt) * (1 - z2) * sp.log((1 - tt) * (1 - z2)), True))
@@ -822,6 +939,8 @@ CLAIMS.append(Monotonic(
                 - (z2 + tt * (1 - z2)) * sp.log(_REF2) - (1 - tt) * (1 - z2) * sp.log(1 - _REF2)),
     var=tt, direction="increasing",
     domain={tt: UNIT, **TWO_DOMAIN}, where=TWO_WHERE,
+    display=r"\Phi(z_2 + t (1 - z_2)) \text{ is increasing in } t \in [0, 1], \quad \Phi(x) = \arcsin(2x - 1) - "
+            r"\beta(z_1, z_2)\, \mathrm{KL}(x \,\|\, \pi_{\mathrm{ref}}(z_1, z_2))",
     uses=("b2-large-g-potential-derivative", "b2-large-g-h-limit-at-one"),
     harmless_mutants={"*": "a claim about the direction of Phi on [z_2, 1]: a mistake in Phi, or in beta and pi_ref "
                            "as functions of the zeros, that keeps Phi increasing there passes; Phi' = beta h is "
@@ -852,10 +971,28 @@ SHIFT_WHERE = (p1 + p2 <= 1, o1 + o2 < 1)
 _SHIFT_NOTE = ("Three outputs with stochastic rewards: output o has reward w_o w.p. t_o and v_o otherwise "
                "(arbitrary reals, ties allowed), so r(o | q) = E[reward | o].  Exact sums over groups.")
 
+_E_PI = r"\mathbb{E}_{o \sim \pi_\theta(\cdot \mid q)}[r(o \mid q)]"
+_E_OLD = r"\mathbb{E}_{o \sim \pi_{\theta_{\mathrm{old}}}(\cdot \mid q)}[r(o \mid q)]"
+
+
+def _factor(G):
+    return rf"\left(1 - \frac{{1}}{{{G}}}\right)"
+
+
+for G in (2, 3, 4):   # the shift-only P_G (Section 2.1 definitions with A_i = r_i - mean), both sides named
+    for _o in OUT:
+        name(NOTATION, expected_pref_shift(_o, OLD_LAW, _kshift, G), P_G(G, _o, _OLD))
+    name(NOTATION, sp.Add(*[PI_N[o] * expected_pref_shift(o, OLD_LAW, _kshift, G) for o in OUT]),
+         rf"\mathbb{{E}}_{{o \sim \pi_\theta}}[{P_G(G, 'o', _OLD)}]")
+    name(NOTATION, (1 - sp.Rational(1, G)) * (_RBAR["a"] - _E_OLD_R), _factor(G) + rf"(r(a \mid q) - {_E_OLD})")
+    name(NOTATION, (1 - sp.Rational(1, G)) * (_E_PI_R - _E_OLD_R), _factor(G) + rf"({_E_PI} - {_E_OLD})")
+    if G in (2, 3):
+        name(NOTATION, reward_pref_shift_def(PI_N, OLD_LAW, _kshift, G), R_G(G))
 for G in (2, 3, 4):
     CLAIMS.append(Identity(
         id=f"shift-only-pg-g{G}",
-        title=f"Shift-only, G = {G}: expected group-relative preference is (1 - 1/G)(r(o) - E_old r)",
+        title=f"Shift-only, $G = {G}$: expected group-relative preference is "
+              r"$(1 - 1/G)(r(o \mid q) - \mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r])$",
         ref=Ref("3", note="shift-only normalisation (P_G with A_i = r_i - mean)"),
         lhs=expected_pref_shift("a", OLD_LAW, _kshift, G),
         rhs=(1 - sp.Rational(1, G)) * (_RBAR["a"] - _E_OLD_R),
@@ -864,7 +1001,9 @@ for G in (2, 3, 4):
     ))
     CLAIMS.append(Identity(
         id=f"shift-only-reward-pref-g{G}",
-        title=f"Shift-only, G = {G}: E_pi[P_G(o | pi_old)] = (1 - 1/G)(E_pi r - E_old r)",
+        title=f"Shift-only, $G = {G}$: "
+              r"$\mathbb{E}_{\pi_\theta}[\mathcal{P}_G(o \mid \pi_{\theta_{\mathrm{old}}}, q)] = (1 - 1/G)"
+              r"(\mathbb{E}_{\pi_\theta}[r] - \mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r])$",
         ref=Ref("3", note="shift-only normalisation display"),
         lhs=sp.Add(*[PI_N[o] * expected_pref_shift(o, OLD_LAW, _kshift, G) for o in OUT]),
         rhs=(1 - sp.Rational(1, G)) * (_E_PI_R - _E_OLD_R),
@@ -875,7 +1014,8 @@ for G in (2, 3, 4):
 for G in (2, 3):
     CLAIMS.append(Identity(
         id=f"shift-only-eq6-g{G}",
-        title=f"Shift-only, G = {G}: the reward preference from its definition equals (1 - 1/G)(E_pi r - E_old r)",
+        title=f"Shift-only, $G = {G}$: the reward preference from its definition equals "
+              r"$(1 - 1/G)(\mathbb{E}_{\pi_\theta}[r] - \mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r])$",
         ref=Ref("3", eq="6", note="shift-only normalisation: Eq. (6) still holds"),
         lhs=reward_pref_shift_def(PI_N, OLD_LAW, _kshift, G),
         rhs=(1 - sp.Rational(1, G)) * (_E_PI_R - _E_OLD_R),
@@ -888,7 +1028,8 @@ GG = R("G", integer=True, positive=True)
 dlt = R("Delta", real=True)
 CLAIMS.append(Limit(
     id="shift-only-large-g-limit",
-    title="Shift-only: as G grows the reward preference tends to E_pi r - E_old r",
+    title=r"Shift-only: as $G$ grows the reward preference tends to $\mathbb{E}_{\pi_\theta}[r] - "
+          r"\mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r]$",
     ref=Ref("3", note="shift-only normalisation, limit of large group size"),
     expr=(1 - 1 / GG) * dlt, var=GG, point=sp.oo, direction="-", value=dlt,
     domain={dlt: REAL},
@@ -899,7 +1040,7 @@ CLAIMS.append(Limit(
 
 # stationarity with the GRPO penalty (Eq. (11) with the shift-only P_G): deterministic rewards
 # suffice (P_G depends on the rewards only through r(o | q)).
-ra_, rb_, rc_ = R("r_a", real=True), R("r_b", real=True), R("r_c", real=True)
+ra_, rb_, rc_ = (NOTATION.symbol(f"r_{o}", rf"r({o} \mid q)", real=True) for o in OUT)
 _RD = {"a": ra_, "b": rb_, "c": rc_}
 RD_DOMAIN = {ra_: REAL, rb_: REAL, rc_: REAL}
 
@@ -913,16 +1054,23 @@ G = 3
 _u3 = _shift_scores(X, G)
 _Ex_u = sp.Add(*[X[o] * _u3[o] for o in OUT])
 _REF11 = {o: (1 - (_u3[o] - _Ex_u) / beta) * X[o] for o in OUT}
+_OBJ11 = name(NOTATION, sp.Add(*[PI_FREE[o] * _shift_scores(OLD_FREE, G)[o] for o in OUT])
+              - beta * kl0(PI_FREE, _REF11, OLD_FREE),
+              rf"\mathbb{{E}}_{{o \sim \pi_\theta}}[{P_G(3, 'o', _OLD)}] - \beta\, " + _KL0)
 CLAIMS.append(Stationary(
     id="shift-only-grpo-penalty-stationary-g3",
-    title="Shift-only with the GRPO penalty, G = 3: (1 - (1 - 1/G)(r(o) - E_pi r)/beta) pi(o) = pi_ref(o) "
-          "gives a stationary policy",
+    title=r"Shift-only with the GRPO penalty, $G = 3$: $(1 - (1 - 1/G)(r(o \mid q) - "
+          r"\mathbb{E}_{\pi_\theta}[r])/\beta)\, \pi_\theta(o \mid q) = \pi_{\mathrm{ref}}(o \mid "
+          "q)$ gives a stationary policy",
     ref=Ref("3", eq="11", note="shift-only normalisation: Eq. (11) with the shift-only P_G "
                                "(implied, not displayed; compare Eq. (13))"),
-    objective=sp.Add(*[PI_FREE[o] * _shift_scores(OLD_FREE, G)[o] for o in OUT])
-    - beta * kl0(PI_FREE, _REF11, OLD_FREE),
+    objective=_OBJ11,
     wrt=(p1, p2, p3), at={p1: x1, p2: x2, p3: 1 - x1 - x2}, frozen=ON_POLICY, simplex=True,
     domain={**X_DOMAIN, **RD_DOMAIN, beta: POS},
+    display=r"\nabla_{\pi_\theta} \Big(" + rf"\mathbb{{E}}_{{o \sim \pi_\theta}}[{P_G(3, 'o', _OLD)}] - \beta\, " + _KL0
+    + r"\Big)\Big|_{\pi_{\theta_{\mathrm{old}}} = \pi_\theta = x} \text{ has equal components}, \quad "
+    r"\pi_{\mathrm{ref}}(o \mid q) = \left(1 - \frac{(1 - \frac{1}{3})(r(o \mid q) - \mathbb{E}_{o' \sim x}[r(o' \mid q)])}"
+    r"{\beta}\right) x(o), \quad \mathcal{P}_3 \text{ with } A_i = r_i - \operatorname{mean}(r_1, r_2, r_3)",
     where=X_WHERE + tuple(1 - (_u3[o] - _Ex_u) / beta > 0 for o in OUT),
     uses=("shift-only-pg-g3",),
     note="x interior, ref defined from x by the condition (positive by the where relations; it sums to "
@@ -946,16 +1094,22 @@ for G in (2, 3):
     _u_sh = {o: (1 - sp.Rational(1, G)) * _rmean(o) for o in OUT}
     _ref_sh = reference_making_stationary(X, _u_sh, beta)
     _g = gibbs(_ref_sh, _u_sh, beta)
+    name(NOTATION, j_direct({"a": p1, "b": p2, "c": 1 - p1 - p2}, OLD_FREE, _ref_sh, _sc), _j_text(G))
+    for _o in OUT:
+        name(NOTATION, _g[_o], rf"\frac{{1}}{{Z_q}} \pi_{{\mathrm{{ref}}}}({_o} \mid q)\, e^{{{_factor(G)} r({_o} \mid q)/\beta}}")
     CLAIMS.append(Maximiser(
         id=f"shift-only-direct-kl-maximiser-g{G}",
-        title=f"Both extensions, G = {G}: the stationary policy is pi_ref e^((1 - 1/G) r/beta)/Z, the "
-              "maximiser of its own objective",
+        title=f"Both extensions, $G = {G}$: the stationary policy is "
+              r"$\pi_{\mathrm{ref}} e^{(1 - 1/G) r/\beta}/Z_q$, the maximiser of its own objective",
         ref=Ref("3", note="last sentence: combining the two extensions gives RLHF-like aggregation"),
         objective=j_direct({"a": p1, "b": p2, "c": 1 - p1 - p2}, OLD_FREE, _ref_sh, _sc),
         wrt=(p1, p2), at={p1: _g["a"], p2: _g["b"]},
         over=PI_OVER, over_where=PI_OVER_WHERE,
         frozen={o1: _g["a"], o2: _g["b"], o3: _g["c"]}, scope="global",
         domain={**X_DOMAIN, **_rdom, beta: POS}, where=X_WHERE,
+        display=r"x(o) = \frac{1}{Z_q} \pi_{\mathrm{ref}}(o \mid q)\, e^{" + _factor(G) + r" r(o \mid q)/\beta} "
+        r"\text{ globally maximises } " + _j_text(G) + r" \text{ with } \pi_{\theta_{\mathrm{old}}} = x, \quad "
+        r"\pi_{\mathrm{ref}}(o \mid q) = \frac{1}{N} x(o)\, e^{-" + _factor(G) + r" r(o \mid q)/\beta}",
         uses=(f"shift-only-reward-pref-g{G}", "direct-kl-exp-form-maximiser-g2"),
         harmless_mutants={"objective:swap-*": "the reference policy is made from the Gibbs point x and the rewards "
                                               "(see the note), so x is the maximiser whatever the rewards are: "
@@ -969,10 +1123,13 @@ for G in (2, 3):
     ))
 CLAIMS.append(Identity(
     id="shift-only-direct-kl-is-rlhf",
-    title="Both extensions: the aggregation is exactly RLHF's Gibbs policy (4) with beta G/(G - 1)",
+    title=r"Both extensions: the aggregation is exactly RLHF's Gibbs policy (4) with $\beta G/(G - "
+          "1)$",
     ref=Ref("3", eq="4", note="last sentence of Section 3 ('similar to the RLHF alignment objective')"),
-    lhs=gibbs(REF_N, {o: (1 - 1 / GG) * _RD[o] for o in OUT}, beta)["a"],
-    rhs=gibbs(REF_N, _RD, beta * GG / (GG - 1))["a"],
+    lhs=name(NOTATION, gibbs(REF_N, {o: (1 - 1 / GG) * _RD[o] for o in OUT}, beta)["a"],
+             r"\frac{1}{Z_q} \pi_{\mathrm{ref}}(a \mid q)\, e^{(1 - \frac{1}{G}) r(a \mid q)/\beta}"),
+    rhs=name(NOTATION, gibbs(REF_N, _RD, beta * GG / (GG - 1))["a"],
+             r"\frac{1}{Z'_q} \pi_{\mathrm{ref}}(a \mid q)\, e^{r(a \mid q)/(\beta G/(G - 1))}"),
     domain={**REF_DOMAIN, **RD_DOMAIN, beta: POS, GG: sp.Range(2, sp.oo)}, where=REF_WHERE,
     uses=("shift-only-direct-kl-maximiser-g2", "shift-only-direct-kl-maximiser-g3"),
     note="Symbolic G >= 2; r(o) the expected rewards; output a (b, c symmetric).  'Similar' is exact up "
