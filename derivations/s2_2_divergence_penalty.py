@@ -112,6 +112,11 @@ CLAIMS.append(Chain(
              because="-log(ref/pi) = log(pi/ref): the KL divergence KL(pi || ref)"),
     ],
     domain=NORM_DOMAIN, where=NORM_WHERE,
+    display=_kl0(r"\pi_\theta") + r" \\ &= \sum_o \pi_\theta(o \mid q) \frac{\pi_{\mathrm{ref}}(o \mid q)}{\pi_\theta(o \mid q)} "
+    r"- \sum_o \pi_\theta(o \mid q) \log \frac{\pi_{\mathrm{ref}}(o \mid q)}{\pi_\theta(o \mid q)} - 1 \\ &= \sum_o "
+    r"\pi_{\mathrm{ref}}(o \mid q) - \sum_o \pi_\theta(o \mid q) \log \frac{\pi_{\mathrm{ref}}(o \mid q)}{\pi_\theta(o \mid q)} "
+    r"- 1 \\ &= 1 - \sum_o \pi_\theta(o \mid q) \log \frac{\pi_{\mathrm{ref}}(o \mid q)}{\pi_\theta(o \mid q)} - 1 \\ "
+    r"&= \sum_o \pi_\theta(o \mid q) \log \frac{\pi_\theta(o \mid q)}{\pi_{\mathrm{ref}}(o \mid q)} = " + _KL,
     note="A derivation chain: each line is verified against the previous one, so an edit that "
          "breaks one line is reported at that step.",
 ))

@@ -283,6 +283,10 @@ CLAIMS.append(Chain(
              because="rearrange: lambda/beta = E_{o ~ pi}[P_G(o | pi)]/beta, so lambda = E_pi[P_G]"),
     ],
     domain=_NORM_DOMAIN, where=_NORM_WHERE,
+    display=r"\sum_o \pi_{\mathrm{ref}}(o \mid q) = \sum_o \left(1 - \frac{" + P_G("G", "o", _OLD) + r" - \lambda}{\beta}"
+    r"\right) \pi_\theta(o \mid q) \\ &\iff 1 = 1 - \frac{\mathbb{E}_{o \sim \pi_\theta}[" + P_G("G", "o", _OLD)
+    + r"] - \lambda}{\beta} \\ &\iff \frac{\lambda}{\beta} = \frac{\mathbb{E}_{o \sim \pi_\theta}[" + P_G("G", "o", _OLD)
+    + r"]}{\beta}",
     uses=("kkt-appendix-a-on-policy-chain",),
     note="Full support: every output has pi(o) > 0, so the previous display holds at every o and "
          "the sum of pi_ref over them is 1.  With lambda = E_pi[P_G], the previous display is (11). "
