@@ -206,6 +206,10 @@ CLAIMS.append(Identity(
     lhs=sp.diff(_L, ya),
     rhs=_GRAD_A - lam + ga,
     domain=_ALL_POS,
+    display=r"\frac{\partial L}{\partial \pi_\theta(a \mid q)} = " + P_G("G", "a", _OLD) + r" - \beta \left(-"
+    r"\pi_{\theta_{\mathrm{old}}}(a \mid q) \frac{\pi_{\mathrm{ref}}(a \mid q)}{\pi_\theta(a \mid q)^2} + "
+    r"\pi_{\theta_{\mathrm{old}}}(a \mid q) \frac{1}{\pi_\theta(a \mid q)}\right) - \lambda + \gamma_a, \quad L = "
+    r"\mathcal{J}_{\mathrm{GRPO}} - \lambda \Big(\sum_o \pi_\theta(o \mid q) - 1\Big) + \sum_o \gamma_o \pi_\theta(o \mid q)",
     uses=("kl0-gradient-eq8",),
     note="L = J - lambda (sum_o pi(o) - 1) + sum_o gamma_o pi(o), with J = sum_o pi(o) u_o - beta "
          "KL_0(pi || ref; pi_old); u_o = P_G(o | pi_old) does not depend on pi (only on pi_old), "
