@@ -214,3 +214,26 @@ def test_command_line_options_keep_both_hyphens_in_latex():
     from verify_claims.report.tex import latex_escape
     assert latex_escape("raise --timeout") == "raise -{}-timeout"  # TeX would print an en dash
     assert latex_escape("1–2") == "1--2"                           # a real en dash stays one
+
+
+def test_frozen_values_and_operands_are_shown():
+    from verify_claims import Maximiser, Stationary
+    x, o = sp.symbols("x o")
+    m = Maximiser(id="m", title="t", ref=Ref("1"), objective=x * o - x ** 2, wrt=x, at={x: o / 2},
+                  over={x: sp.Interval(0, 1)}, frozen={o: sp.Rational(1, 2)}, domain={o: sp.Interval(0, 1)})
+    assert m.statement_latex().endswith(r"\ \text{with } o = \frac{1}{2} \text{ held}")
+    s = Stationary(id="s", title="t", ref=Ref("1"), objective=x * o - x ** 2, wrt=x, at={x: o / 2},
+                   frozen={o: x}, domain={})
+    assert r"\partial_{x}\, \left(o x - x^{2}\right) = 0" in s.statement_latex()  # the whole sum differentiated
+    assert r"o = x\ \text{(after differentiating)}" in s.statement_latex()
+
+
+def test_every_coordinate_of_a_counterexample_in_notation():
+    from verify_claims.report.view import _counterexample
+    cx = {"type": "a feasible point does better", "point": {"b": "1"}, "claimed": {"pi_a": "0.5"},
+          "better": {"pi_a": "0.1"}, "raw": {"point": {"b": "1.7"}, "better": {"pi_a": "0.07"}}}
+    rows = {r["key"]: r for r in _counterexample(cx, {"pi_a": r"\pi_\theta", "b": r"\beta"})}
+    assert rows["point.b"]["tex"] == r"\beta"
+    assert rows["claimed.pi_a"]["tex"] == r"\text{claimed: }\pi_\theta"
+    assert rows["raw.better.pi_a"]["tex"] == r"\text{before shrinking, better: }\pi_\theta"
+    assert rows["raw.point.b"]["label"] == "before shrinking: b"

@@ -3,7 +3,6 @@ the stationarity condition (declared in derivations/s2_3_1_binary_questions.py a
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest

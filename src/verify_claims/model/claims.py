@@ -145,6 +145,15 @@ class Claim:
         from .notation import latex
         return latex(expr, self.notation, abbreviate=self._abbreviate, record=self._abbreviated)
 
+    def operand_latex(self, expr) -> str:
+        """LaTeX of an expression an operator applies to (a derivative, a gradient): a sum
+        is bracketed, a named quantity is not."""
+        out = self.latex(expr)
+        named = self.notation.named if self.notation is not None and self._abbreviate else {}
+        if isinstance(expr, sp.Add) and expr not in named:
+            return rf"\left({out}\right)"
+        return out
+
     def statements(self) -> tuple:
         """(the statement in the paper's notation, with named quantities printed by their
         names; the same statement with those names expanded, or "" when none was used)."""
@@ -564,7 +573,9 @@ class Stationary(Claim):
         pt = ", ".join(f"{self.latex(k)} = {self.latex(v)}" for k, v in self.at.items())
         grad = r"\nabla" if len(self.wrt) > 1 else rf"\partial_{{{self.latex(self.wrt[0])}}}"
         cond = r"\text{ equal components}" if self.simplex else "= 0"
-        return rf"{grad}\, {self.latex(self.objective)} {cond}\ \text{{at }} {pt}"
+        held = "".join(rf",\ {self.latex(k)} = {self.latex(v)}" for k, v in self.frozen.items())
+        after = r"\ \text{(after differentiating)}" if self.frozen else ""
+        return rf"{grad}\, {self.operand_latex(self.objective)} {cond}\ \text{{at }} {pt}{held}{after}"
 
 
 @dataclass(kw_only=True)
@@ -615,7 +626,9 @@ class Maximiser(Claim):
 
     def statement_latex(self):
         pt = ", ".join(f"{self.latex(k)} = {self.latex(v)}" for k, v in self.at.items())
-        return rf"{pt}\ \text{{{self.scope}ly maximises }} {self.latex(self.objective)}"
+        held = ", ".join(f"{self.latex(k)} = {self.latex(v)}" for k, v in self.frozen.items())
+        held = rf"\ \text{{with }} {held} \text{{ held}}" if held else ""
+        return rf"{pt}\ \text{{{self.scope}ly maximises }} {self.latex(self.objective)}{held}"
 
 
 @dataclass(kw_only=True)

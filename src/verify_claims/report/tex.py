@@ -112,7 +112,7 @@ def _tt(value) -> TeX:
 
 
 LONG_MATH_CHARS = 1500  # beyond this a formula may be wider than TeX can measure
-EXPANDED_LIMIT = 3000  # an expansion of named quantities longer than this is left to the HTML and JSON
+EXPANDED_LIMIT = 1000  # an expansion of named quantities longer than this is left to the HTML and JSON (it rarely fits a page)
 
 
 def math_ascii(latex: str) -> str:
@@ -195,7 +195,8 @@ def render_latex(report: dict, *, figure_files: dict | None = None, graph_sectio
         f.setdefault("max_abs_diff", float("nan"))
     colours = [(_colour_name(s), c.lstrip("#").upper()) for s, c in STATUS_COLOURS.items()]
     view.update(graph_sections=graph_sections or [], figures_note=figures_note, colour_defs=colours,
-                cname=_colour_name, findings_only=findings_only, expanded_limit=EXPANDED_LIMIT)
+                cname=_colour_name, findings_only=findings_only, expanded_limit=EXPANDED_LIMIT,
+                long_math=LONG_MATH_CHARS)
     return _env().get_template("report.tex.j2").render(**view)
 
 

@@ -55,6 +55,8 @@ def safe_math(latex: str) -> bool:
 
 def display_latex(latex: str) -> str:
     """Chain statements are lines joined by \\\\ with & alignment: wrap them in aligned."""
+    if latex.startswith(r"\begin{aligned}"):  # already lines (wrap_math)
+        return latex
     if "&" in latex or "\\\\" in latex:
         first = latex.split("\\\\", 1)[0]
         if "&" not in first:  # start the first line at the alignment point too, not right of it
@@ -149,7 +151,7 @@ WORDS = {
     "strategies": "strategies", "residual": "residual", "difference": "difference", "sign": "sign",
     "skipped": "skipped", "reason": "reason", "multiplier": "multiplier",
     "multiplier_nonzero": "multiplier non-zero", "multiplier_poles": "multiplier's poles",
-    "lhs": "left-hand side", "rhs": "right-hand side", "type": "kind of counterexample", "point": "at",
+    "lhs": "left-hand side", "rhs": "right-hand side", "type": "kind of counterexample", "point": "at", "raw": "before shrinking",
     "symbolic": "symbolic proof", "certificate": "certificate", "numeric": "numeric check",
     "replay": "replay of certificates", "trace": "replayable decisions", "mode": "mode", "scope": "scope",
 }
@@ -250,15 +252,17 @@ def _counterexample(cx, symbols=None) -> list:
     if not isinstance(cx, dict):
         return [{"key": "counterexample", "label": "counterexample", "value": _value(cx), "timing": False}]
     rows = _rows(cx)
-    for r in rows:  # point.x, and raw.point.x for the point before shrinking
+    for r in rows:  # point.x, claimed.x, better.x, raw.point.x (the point before shrinking), ...
         parts = r["key"].split(".")
-        name = parts[-1] if len(parts) >= 2 and parts[-2] == "point" else ""
-        tex = (symbols or {}).get(name) or ""
-        r["tex"] = tex if tex and safe_math(tex) else ""
-        if name:
-            r["label"] = ("raw point: " if len(parts) > 2 else "") + name
-            if r["tex"] and len(parts) > 2:
-                r["tex"] = r"\text{raw point: }" + r["tex"]
+        name = parts[-1] if len(parts) >= 2 and parts[-1] in (symbols or {}) else ""
+        if not name:
+            r["tex"] = ""
+            continue
+        where = [words(p) for p in parts[:-1] if p != "point"]
+        prefix = ", ".join(where) + ": " if where else ""
+        tex = symbols[name]
+        r["label"] = prefix + name
+        r["tex"] = ((r"\text{" + prefix + "}" if prefix else "") + tex) if safe_math(tex) else ""
     return rows
 
 
