@@ -300,6 +300,7 @@ def prepare(report: dict) -> dict:
                           "extra": [r for r in _rows({k: v for k, v in s.items() if k not in
                                     ("step", "latex", "expr", "because", "relation", "status", "message")})]})
         display, expanded = c.get("display") or "", c.get("expanded") or ""
+        cx_rows = _counterexample(c.get("counterexample"), c.get("symbols"))
         message = "" if c.get("message") == "counterexample" else c.get("message") or ""  # the table says it
         claims.append({
             **c,
@@ -310,7 +311,11 @@ def prepare(report: dict) -> dict:
             "message": message,
             "foundation": found.get(c["id"], "not established"),
             "evidence_view": _evidence(c.get("evidence") or {}),
-            "counterexample_rows": _counterexample(c.get("counterexample"), c.get("symbols")),
+            "counterexample_rows": [r for r in cx_rows if not r["key"].startswith("raw.")],
+            "raw_rows": [{**r, "label": r["label"].replace("before shrinking, ", "").replace("before shrinking: ", ""),
+                          "tex": r["tex"].replace(r"\text{before shrinking, ", r"\text{").replace(
+                              r"\text{before shrinking: }", "")}
+                         for r in cx_rows if r["key"].startswith("raw.") and r["key"] != "raw.type"],
             "uses_view": [{"id": u, "found": u in ids} for u in c.get("uses") or []],
             "used_by": sorted(users.get(c["id"], [])),
             "steps_view": steps,
