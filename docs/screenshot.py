@@ -2,7 +2,7 @@
 
 Usage: python3 docs/screenshot.py reports/report.html docs/report.png
 Takes one tall headless-Chromium screenshot of the report and stacks three parts of it
-(the summary, Figure 1, the dependency graph), found by their element ids' offsets.
+(the first findings, the summary, Figure 1, the dependency graph), found by their element ids' offsets.
 Needs chromium and Pillow (a matplotlib dependency)."""
 
 import subprocess
@@ -13,7 +13,8 @@ from pathlib import Path
 from PIL import Image
 
 WIDTH, PROBE_HEIGHT = 1200, 2000
-SUMMARY_HEIGHT = 1250  # the summary and the first findings; the whole list is long
+FINDINGS_HEIGHT = 1150  # the title and the first findings; the whole list is long
+SUMMARY_HEIGHT = 520
 
 
 def main(html: str, out: str) -> None:
@@ -42,7 +43,8 @@ def main(html: str, out: str) -> None:
             probe.unlink()
         im = Image.open(shot)
         summary, figures, graph, table = (int(t) for t in tops)
-        parts = [im.crop((0, 0, WIDTH, min(figures, summary + SUMMARY_HEIGHT))),
+        parts = [im.crop((0, 0, WIDTH, min(summary, FINDINGS_HEIGHT))),   # the findings come first
+                 im.crop((0, summary, WIDTH, summary + SUMMARY_HEIGHT)),
                  im.crop((0, figures, WIDTH, figures + 680)),
                  im.crop((0, graph, WIDTH, min(graph + 620, table)))]
         h = sum(p.height for p in parts)
