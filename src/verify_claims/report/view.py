@@ -67,7 +67,7 @@ def display_latex(latex: str) -> str:
 
 WRAP_CHARS = 110  # LaTeX source characters per line of a wrapped statement (about a page width)
 _BREAK_AT = re.compile(r"\\left[\\(\[{.|]|\\right[\\)\]}.|]|[{}]|(?<![\\{(\[^_=<>,])[+-]|=|\\leq?(?![a-zA-Z])|"
-                       r"\\geq?(?![a-zA-Z])|<|>|\\(text|mathrm|operatorname)\{[^{}]*\}")
+                       r"\\geq?(?![a-zA-Z])|<|>|\\quad(?![a-zA-Z])")
 
 
 def wrap_math(latex: str, width: int = WRAP_CHARS) -> str:
@@ -84,7 +84,7 @@ def wrap_math(latex: str, width: int = WRAP_CHARS) -> str:
         elif tok.startswith("\\right") or tok == "}":
             depth -= 1
         elif depth == 0 and m.start() - last >= width:
-            at = m.start() if tok in "+-" else m.end()
+            at = m.start() if tok in ("+", "-", r"\quad") else m.end()
             if latex[last:at].strip():
                 cuts.append(at)
                 last = at
