@@ -4,7 +4,7 @@ The reports draw it in readable pieces (see "A graph that can be read" below):
 :func:`section_graphs` (one drawing per paper section, other sections' claims as stubs;
 :func:`section_graphs_html`, :func:`section_graphs_pdf`) and :func:`neighbourhood` /
 :func:`neighbourhoods_json` (each claim with two levels of uses and users).  The single
-drawing of everything (:func:`layout`, :func:`graph_svg`, :func:`graph_pdf`) is kept as API.
+drawing of everything (:func:`layout`, :func:`graph_svg`) is kept as API.
 
 Layered DAG layout: a claim's column is the length of the longest ``uses`` path below it
 (claims that use nothing are on the left), so every arrow points right, from the claim
@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field, replace
 from html import escape
 
-__all__ = ["STATUS_COLOURS", "layout", "graph_svg", "graph_pdf", "foundations", "MIN_PDF_FONT", "Metrics",
+__all__ = ["STATUS_COLOURS", "layout", "graph_svg", "foundations", "MIN_PDF_FONT", "Metrics",
            "HTML_METRICS", "PDF_METRICS", "neighbourhood", "neighbourhood_drawing", "neighbourhoods_json",
            "section_graphs", "section_graphs_html", "section_graphs_pdf", "drawing_svg", "drawing_pdf"]
 
@@ -226,48 +226,6 @@ def graph_size(claims: list):
     """(width, height) in points of the drawn graph, or None when there is nothing to draw."""
     lay = layout(claims)
     return (lay.width, lay.height) if lay.nodes else None
-
-
-def graph_pdf(claims: list, path) -> bool:
-    """The same layout drawn by matplotlib into a PDF (for the LaTeX report).  Returns
-    (width, height) in points, or None when there is nothing to draw."""
-    lay = layout(claims)
-    if not lay.nodes:
-        return None
-    import matplotlib
-    from matplotlib.backends.backend_pdf import FigureCanvasPdf
-    from matplotlib.figure import Figure as MplFigure
-    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
-    from matplotlib.path import Path as MPath
-
-    scale = 72.0  # points per inch; 1 layout unit = 1 pt
-    with matplotlib.rc_context({"pdf.fonttype": 42, "font.family": "DejaVu Sans Mono"}):
-        fig = MplFigure(figsize=(lay.width / scale, lay.height / scale))
-        ax = fig.add_axes((0, 0, 1, 1))
-        ax.set_xlim(0, lay.width)
-        ax.set_ylim(lay.height, 0)
-        ax.axis("off")
-        for u, v in lay.edges:
-            a, b = lay.nodes[u], lay.nodes[v]
-            x1, y1, x2, y2 = a.x + a.w, a.y + a.h / 2, b.x, b.y + b.h / 2
-            mx = (x1 + x2) / 2
-            p = MPath([(x1, y1), (mx, y1), (mx, y2), (x2, y2)],
-                      [MPath.MOVETO, MPath.CURVE4, MPath.CURVE4, MPath.CURVE4])
-            ax.add_patch(FancyArrowPatch(path=p, arrowstyle="-|>", mutation_scale=7, color="#8c959f", lw=0.6))
-        if lay.isolated_top:
-            ax.text(PAD, lay.isolated_top, "Claims that use no other claim and are used by none:",
-                    fontsize=8, color="#57606a", family="DejaVu Sans")
-        for n in sorted(lay.nodes):
-            nd = lay.nodes[n]
-            s = _style(nd)
-            ls = (0, tuple(float(t) for t in s["dash"].split())) if s["dash"] else "solid"
-            ax.add_patch(FancyBboxPatch((nd.x, nd.y), nd.w, nd.h, boxstyle="round,pad=0,rounding_size=4",
-                                        fc=s["fill"], ec=s["stroke"], lw=s["width"] * 0.6, ls=ls,
-                                        alpha=s["opacity"]))
-            ax.text(nd.x + 8, nd.y + nd.h / 2, n + (" (not found)" if nd.missing else ""), va="center",
-                    fontsize=8, color=s["text"], alpha=max(s["opacity"], 0.8))
-        FigureCanvasPdf(fig).print_pdf(str(path), metadata={"CreationDate": None, "ModDate": None})
-    return lay.width, lay.height
 
 
 # ---------------------------------------------------------------------------------------
