@@ -1121,9 +1121,9 @@ FIGURE_VALUES = (sp.Rational(1, 10), sp.Rational(1, 2), 1, 2, 10)
 FIGURES = [
     Figure(id="fig-1-groups-of-two", title="Figure 1: GRPO, binary question, groups of two",
            ref=Ref("2.3.1", "14", "Figure 1"),
-           caption="pi_theta(a|q) against pi_ref(a|q) for answer a with P(a > b) > P(b > a), groups of "
-                   "size two, at several beta/gamma: the closed form (14) (lines) and numerical roots of "
-                   "the stationarity condition (17) (circles).",
+           caption=r"$\pi_\theta(a \mid q)$ against $\pi_{\mathrm{ref}}(a \mid q)$ for answer $a$ with "
+                   r"$P(a \succ b) > P(b \succ a)$, groups of size two, at several $\beta/\gamma_{a,b}$: the "
+                   "closed form (14) (lines) and numerical roots of the stationarity condition (17) (circles).",
            x=ref, y=x, closed_form=closed_form_g2(beta, gamma, ref),
            stationarity=gamma - beta * (x - ref) / (x * (1 - x)),
            curves=[Curve({beta: r, gamma: 1}, label=rf"$\beta/\gamma = {sp.latex(r)}$") for r in FIGURE_VALUES],
@@ -1131,9 +1131,9 @@ FIGURES = [
            uses=("binary-g2-closed-form", "b1-g2-stationarity-chain")),
     Figure(id="fig-2-large-groups", title="Figure 2: GRPO, binary question, large groups",
            ref=Ref("2.3.1", "15", "Figure 2"),
-           caption="pi_theta(a|q) against pi_ref(a|q) for answer a with r(a|q) > r(b|q), in the limit of "
-                   "large groups, at several beta: the closed form (15) (lines) and numerical roots of the "
-                   "stationarity condition before (19) (circles).",
+           caption=r"$\pi_\theta(a \mid q)$ against $\pi_{\mathrm{ref}}(a \mid q)$ for answer $a$ with "
+                   r"$r(a \mid q) > r(b \mid q)$, in the limit of large groups, at several $\beta$: the closed "
+                   "form (15) (lines) and numerical roots of the stationarity condition before (19) (circles).",
            x=ref, y=x, closed_form=closed_form_large(beta, ref),
            stationarity=1 / sp.sqrt(x * (1 - x)) - beta * (x - ref) / (x * (1 - x)),
            curves=[Curve({beta: b}, label=rf"$\beta = {sp.latex(b)}$") for b in FIGURE_VALUES],

@@ -1181,10 +1181,11 @@ _fx, _fref = R("pi_a"), R("ref_a")
 FIGURES = [
     Figure(id="fig-3-direct-kl", title="Figure 3: direct KL penalty, binary question, groups of two",
            ref=Ref("3", None, "Figure 3"),
-           caption="pi_theta(a|q) against pi_ref(a|q) for answer a with r(a|q) > r(b|q), groups of size "
-                   "two, with the direct KL divergence penalty, at several beta/gamma: the closed form "
-                   "e^{gamma/(2 beta)} pi_ref / Z_q (lines) and numerical roots of the stationarity "
-                   "condition of Appendix B.2 (circles). Unlike Figure 1, continuous at pi_ref = 0.",
+           caption=r"$\pi_\theta(a \mid q)$ against $\pi_{\mathrm{ref}}(a \mid q)$ for answer $a$ with "
+                   r"$r(a \mid q) > r(b \mid q)$, groups of size two, with the direct KL divergence penalty, at "
+                   r"several $\beta/\gamma_{a,b}$: the closed form $e^{\gamma_{a,b}/(2\beta)}\, "
+                   r"\pi_{\mathrm{ref}}(a \mid q) / Z_q$ (lines) and numerical roots of the stationarity "
+                   r"condition of Appendix B.2 (circles). Unlike Figure 1, continuous at $\pi_{\mathrm{ref}} = 0$.",
            x=_fref, y=_fx, closed_form=closed_form_g2(gamma, beta, _fref),
            stationarity=gamma - beta * (sp.log(_fx / _fref) - sp.log((1 - _fx) / (1 - _fref))),
            curves=[Curve({beta: r, gamma: 1}, label=rf"$\beta/\gamma = {sp.latex(r)}$") for r in _FIG_RATIOS],

@@ -140,8 +140,10 @@ def test_hostile_text_is_escaped_in_html_and_latex(reports):
     assert "corrected in square-expands &lt;b&gt;" in html
     tex = (rdir / "report.tex").read_text(encoding="utf-8")
     assert r"\input{evil}" not in tex
-    assert latex_escape(HOSTILE) in tex
-    assert r"\textless{}script\textgreater{}alert(1)" in tex and r"100\% \$x\_1\$ \#1" in tex
+    # titles and captions: everything escaped except a safe inline maths $x_1$, typeset as maths
+    from verify_claims.report.tex import _rich
+    assert _rich(HOSTILE) in tex and r"100\% $x_1$ \#1" in tex
+    assert r"\textless{}script\textgreater{}alert(1)" in tex and r"\textbackslash{}input\{evil\}" in tex
 
 
 def test_latex_escape_covers_specials_and_unicode():
