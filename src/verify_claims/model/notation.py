@@ -38,6 +38,7 @@ class Notation:
     def __init__(self, *include: "Notation"):
         self.symbols: dict = {}    # symbol name -> LaTeX
         self.named: dict = {}      # sympy expression -> LaTeX
+        self._digest = None        # cached: srepr of every named quantity is costly, asked per claim
         for other in include:
             self.update(other)
 
@@ -45,6 +46,7 @@ class Notation:
         other = as_notation(other)
         self.symbols.update(other.symbols)
         self.named.update(other.named)
+        self._digest = None
         return self
 
     def symbol(self, name: str, latex: str | None = None, **assumptions) -> sp.Symbol:
@@ -59,6 +61,7 @@ class Notation:
         name = sym.name if isinstance(sym, sp.Symbol) else str(sym)
         _check_latex(latex, f"the display form of {name}")
         self.symbols[name] = latex
+        self._digest = None
 
     def define(self, expr, latex: str):
         """Return ``expr`` unchanged; statements print ``latex`` where it occurs."""
@@ -66,6 +69,7 @@ class Notation:
         _check_latex(latex, f"the name of {sp.sstr(expr)[:60]}")
         if not (isinstance(expr, sp.Symbol) or expr.is_Number):  # naming a number or symbol hides nothing
             self.named[expr] = latex
+            self._digest = None
         return expr
 
     def __bool__(self) -> bool:
@@ -73,10 +77,13 @@ class Notation:
 
     def digest(self) -> str:
         """Changes whenever a display form does (statements rendered with it are then stale)."""
+        if self._digest is not None:
+            return self._digest
         h = hashlib.sha256(json.dumps(self.symbols, sort_keys=True).encode())
         for e, tex in sorted((sp.srepr(e), t) for e, t in self.named.items()):
             h.update(f"|{e}={tex}".encode())
-        return h.hexdigest()[:16]
+        self._digest = h.hexdigest()[:16]
+        return self._digest
 
 
 def as_notation(value) -> Notation:
