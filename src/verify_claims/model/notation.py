@@ -66,7 +66,7 @@ class Notation:
     def define(self, expr, latex: str):
         """Return ``expr`` unchanged; statements print ``latex`` where it occurs."""
         expr = sp.sympify(expr)
-        _check_latex(latex, f"the name of {sp.sstr(expr)[:60]}")
+        _check_latex(latex, lambda: f"the name of {sp.sstr(expr)[:60]}")  # printed only on an error
         if not (isinstance(expr, sp.Symbol) or expr.is_Number):  # naming a number or symbol hides nothing
             self.named[expr] = latex
             self._digest = None
@@ -103,8 +103,13 @@ def as_notation(value) -> Notation:
                     f"not {type(value).__name__}")
 
 
-def _check_latex(latex, what: str) -> None:
+def _check_latex(latex, what) -> None:
+    """Refuse an empty or unbalanced LaTeX string; `what` (a string, or a function giving one)
+    names it in the error."""
     from .domain import DeclarationError
+    if isinstance(latex, str) and latex.strip() and latex.count("{") == latex.count("}"):
+        return
+    what = what() if callable(what) else what
     if not isinstance(latex, str) or not latex.strip():
         raise DeclarationError(f"{what} must be a non-empty LaTeX string")
     if latex.count("{") != latex.count("}"):
