@@ -93,7 +93,7 @@ def versions() -> dict:
     """Versions of Python and of every package whose behaviour can change a verdict."""
     from .. import __version__
     out = {"verify_claims": __version__, "python": ".".join(map(str, sys.version_info[:3]))}
-    for dist in ("sympy", "mpmath", "z3-solver"):
+    for dist in ("sympy", "mpmath", "z3-solver", "python-flint"):
         try:
             out[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:  # pragma: no cover - declared dependencies
