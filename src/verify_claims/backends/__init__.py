@@ -9,8 +9,10 @@ of a domain".  A backend
   over the whole domain), is *violated* at a candidate point (which the engine confirms
   with mpmath before it becomes a counterexample), or is *unknown* with a reason.
 
-The three certification backends are ``symbolic`` (sympy sign analysis), ``smt`` (z3
-nonlinear real arithmetic) and ``interval`` (branch-and-bound with outward rounding);
+The four certification backends are ``symbolic`` (sympy sign analysis), ``smt`` (z3
+nonlinear real arithmetic), ``ball`` (branch-and-bound over python-flint's arb balls: log,
+exp, sqrt, asinh, unbounded ends, touching curves) and ``interval`` (the same
+branch-and-bound over mpmath's extended intervals);
 ``numeric`` (mpmath and float sampling) falsifies, and ``evaluate`` compiles expressions
 for it.  ``functions`` is the one table of supported functions and side conditions.
 """
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 __all__ = ["Decision", "Backend", "HOLDS", "VIOLATED", "UNKNOWN", "certification_backends", "METHODS"]
 
 HOLDS, VIOLATED, UNKNOWN = "holds", "violated", "unknown"
-METHODS = ("symbolic", "smt", "interval")
+METHODS = ("symbolic", "smt", "ball", "interval")
 
 
 @dataclass
@@ -50,7 +52,8 @@ class Backend:
 
 def certification_backends() -> dict:
     """name -> backend, cheapest first."""
+    from .ball import BALL_BACKEND
     from .interval import INTERVAL
     from .smt import SMT
     from .symbolic import SYMBOLIC
-    return {"symbolic": SYMBOLIC, "smt": SMT, "interval": INTERVAL}
+    return {"symbolic": SYMBOLIC, "smt": SMT, "ball": BALL_BACKEND, "interval": INTERVAL}

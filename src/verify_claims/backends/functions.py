@@ -22,34 +22,35 @@ class FunctionInfo:
     smooth: bool      # differentiable wherever defined: a derivative's sign means something
     total: bool       # defined at every real argument
     smt: bool         # expressible exactly in z3's nonlinear real arithmetic
-    interval: bool    # the interval backend has an outward-rounded enclosure for it
+    interval: bool    # the interval backend (mpmath.iv) has an outward-rounded enclosure for it
+    ball: bool = False  # the ball backend (arb) encloses it (ball.FUNCTIONS, or arithmetic)
 
 
 _S, _N = True, False
 TABLE: dict = {
     # arithmetic (Pow's side conditions depend on its exponent: see side_conditions)
-    sp.Add: FunctionInfo(_S, True, True, True),
-    sp.Mul: FunctionInfo(_S, True, True, True),
-    sp.Pow: FunctionInfo(_S, False, True, True),
+    sp.Add: FunctionInfo(_S, True, True, True, True),
+    sp.Mul: FunctionInfo(_S, True, True, True, True),
+    sp.Pow: FunctionInfo(_S, False, True, True, True),
     # elementary transcendental functions
-    sp.exp: FunctionInfo(_S, True, False, True),
-    sp.log: FunctionInfo(_S, False, False, True),
-    sp.asinh: FunctionInfo(_S, True, False, False),
+    sp.exp: FunctionInfo(_S, True, False, True, True),
+    sp.log: FunctionInfo(_S, False, False, True, True),
+    sp.asinh: FunctionInfo(_S, True, False, True, True),  # mpmath.iv by log(u + sqrt(u^2 + 1))
     sp.asin: FunctionInfo(_S, False, False, False),
     sp.acos: FunctionInfo(_S, False, False, False),
     sp.atanh: FunctionInfo(_S, False, False, False),
     sp.acosh: FunctionInfo(_S, False, False, False),
-    sp.atan: FunctionInfo(_S, True, False, False),
-    sp.sin: FunctionInfo(_S, True, False, False),
-    sp.cos: FunctionInfo(_S, True, False, False),
-    sp.sinh: FunctionInfo(_S, True, False, False),
-    sp.cosh: FunctionInfo(_S, True, False, False),
-    sp.tanh: FunctionInfo(_S, True, False, False),
-    sp.erf: FunctionInfo(_S, True, False, False),
+    sp.atan: FunctionInfo(_S, True, False, False, True),
+    sp.sin: FunctionInfo(_S, True, False, False, True),
+    sp.cos: FunctionInfo(_S, True, False, False, True),
+    sp.sinh: FunctionInfo(_S, True, False, False, True),
+    sp.cosh: FunctionInfo(_S, True, False, False, True),
+    sp.tanh: FunctionInfo(_S, True, False, False, True),
+    sp.erf: FunctionInfo(_S, True, False, False, True),
     # not smooth: a derivative ignores their jumps and kinks
-    sp.Abs: FunctionInfo(_N, True, True, True),
-    sp.Max: FunctionInfo(_N, True, True, True),
-    sp.Min: FunctionInfo(_N, True, True, True),
+    sp.Abs: FunctionInfo(_N, True, True, True, True),
+    sp.Max: FunctionInfo(_N, True, True, True, True),
+    sp.Min: FunctionInfo(_N, True, True, True, True),
     sp.sign: FunctionInfo(_N, True, True, False),
     sp.Heaviside: FunctionInfo(_N, True, False, False),
     sp.Piecewise: FunctionInfo(_N, True, True, False),

@@ -112,6 +112,11 @@ class _Enc:
             return iv.log(x)
         if isinstance(e, sp.exp):
             return iv.exp(self(e.args[0]))
+        if isinstance(e, sp.asinh):
+            # increasing: its values at the two ends, each by asinh(u) = log(u + sqrt(u^2 + 1))
+            # for u >= 0 (odd symmetry below 0, where that form would cancel)
+            x = self(e.args[0])
+            return iv.mpf([_asinh_end(x.a).a, _asinh_end(x.b).b])
         if isinstance(e, (sp.Max, sp.Min)):
             vals = [self(a) for a in e.args]
             f = max if isinstance(e, sp.Max) else min
@@ -159,6 +164,54 @@ class _Enc:
         return iv.exp(self(ex) * iv.log(xb))
 
 
+def _asinh_end(u):
+    if mpmath.isinf(u):
+        return iv.mpf([u, u])
+    if u < 0:
+        return -_asinh_end(-u)
+    v = iv.mpf([u, u])
+    return iv.log(v + iv.sqrt(v * v + 1))
+
+
+class IvEncloser:
+    """Enclosures by mpmath.iv: extended intervals (1/[0, a] = [1/a, +inf]), the slower
+    default of the ``interval`` backend."""
+
+    name = "mpmath.iv"
+
+    def enclose(self, e, bx: dict, strict: bool):
+        """bx: symbol -> (lo, hi) mpf ends (possibly infinite)."""
+        return enclose(e, _as_iv(bx), strict)
+
+
+IV = IvEncloser()
+
+
+@dataclass
+class Curve:
+    """A curve x = value(parameters) on which the goal's expression e vanishes exactly
+    (the caller proved it: a first-order condition, a touching point).  A box that contains
+    the curve is decided by the sign of a derivative in x on the box:
+
+    - order 1, the goal on one side of the curve (a ``where`` relation x < value or
+      x > value): e(x) = -(integral of e_x from x to value), so e_x <= 0 on the box gives
+      e >= 0 at its points left of the curve (e_x < 0: e > 0), and symmetrically;
+    - order 2, e_x vanishes on the curve too (a touching inequality): e_xx >= 0 on the box
+      gives e >= 0 on it (e_xx > 0: e > 0 off the curve, for a uniqueness goal).
+
+    The derivative's sign is taken on the box widened in x to the curve (from a point of
+    the box to the curve over the box's parameters), where every such segment lies."""
+
+    var: object
+    value: object
+    order: int = 1
+    side: str = ""  # order 1: "left" (goal on x < value) or "right"
+    strict_off_curve: bool = False  # order 2: the goal is e > 0 at every point off the curve
+    d1: object = None
+    d2: object = None
+    extended: bool = False  # d1, d2 shown defined at every domain point (no where relations)
+
+
 @dataclass
 class IntervalAnswer:
     verdict: str  # "holds" | "violated" | "undecided"
@@ -167,6 +220,7 @@ class IntervalAnswer:
     depth: int = 0
     seconds: float = 0.0
     point: dict | None = None  # for violated: a domain point (symbol -> mpf) to re-check
+    arguments: dict | None = None  # how many boxes each argument decided (monotone tail, curve, ...)
 
 
 _SIGN_OK = {"positive": lambda lo, hi: lo > 0, "nonnegative": lambda lo, hi: lo >= 0,
@@ -176,14 +230,21 @@ _SIGN_BAD = {"positive": lambda lo, hi: hi <= 0, "nonnegative": lambda lo, hi: h
 
 
 def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int = 20000,
-                     defined: bool = False, max_depth: int = 60, derivative_ops: int = 400) -> IntervalAnswer:
+                     defined: bool = False, max_depth: int = 60, derivative_ops: int = 400,
+                     encloser=None, curve: Curve | None = None) -> IntervalAnswer:
     """Decide `expr want` on the domain by splitting its box.
 
     defined=True says the caller proved expr defined at every domain point (enables the
-    extended enclosures).  Negative goals are flipped to positive ones on -expr."""
+    extended enclosures).  Negative goals are flipped to positive ones on -expr.
+    `encloser` computes the enclosures (mpmath.iv by default; ``ball.BALL`` is arb);
+    `curve` is an exact zero curve of expr (see Curve)."""
     t0 = time.process_time()
+    enc = encloser or IV
     if want in ("negative", "nonpositive"):
         expr, want = -expr, "positive" if want == "negative" else "nonnegative"
+    if curve is not None:
+        curve = Curve(curve.var, sp.sympify(curve.value), curve.order, curve.side, curve.strict_off_curve,
+                      sp.diff(expr, curve.var), sp.diff(expr, curve.var, 2) if curve.order == 2 else None)
     strict_goal = want == "positive"
     syms = list(domain.symbols())
     cont = [s for s in syms if isinstance(domain.sets[s], sp.Interval)]
@@ -215,9 +276,23 @@ def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int 
                     break
     except Exception:  # noqa: BLE001 - no derivative: no monotonicity argument
         grads = {}
+    # a partial derivative shown defined at every domain point may be enclosed with
+    # extended intervals in the corner argument (-1/x on (0, e] is [-oo, -1/e]: still a sign)
+    # (only without `where` relations: the box's part in the domain must be a product of
+    # intervals, so the segments of the mean value theorem stay where the derivative is)
+    grads_defined = set()
+    from .definedness import defined as shown_defined
+    if defined and grads and not domain.where:
+        for s, g in grads.items():
+            if time.process_time() - t0 < seconds / 4 and shown_defined(g, domain, min(0.5, seconds / 20)):
+                grads_defined.add(s)
+    if curve is not None and defined and not domain.where:
+        # the same for the curve's derivatives: extended enclosures where they are defined
+        curve.extended = all(shown_defined(d, domain, min(0.5, seconds / 20))
+                             for d in (curve.d1, curve.d2) if d is not None)
     where = list(domain.where)
     face_cache: dict = {}
-    stats = {"boxes": 0, "depth": 0}
+    stats = {"boxes": 0, "depth": 0, "arguments": {}}
 
     import itertools
     for combo in itertools.product(*choices) if disc else [()]:
@@ -228,6 +303,10 @@ def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int 
         wh = [w for w in wh if w is not sp.true]
         if any(w is sp.false for w in wh):
             continue
+        cv = curve
+        if cv is not None and fixed:
+            cv = Curve(cv.var, cv.value.xreplace(fixed), cv.order, cv.side, cv.strict_off_curve,
+                       cv.d1.xreplace(fixed), cv.d2.xreplace(fixed) if cv.d2 is not None else None, cv.extended)
         stack = [(dict(root), 0)]
         while stack:
             if time.process_time() - t0 > seconds:
@@ -242,31 +321,53 @@ def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int 
             bx, depth = stack.pop()
             stats["boxes"] += 1
             stats["depth"] = max(stats["depth"], depth)
-            res = _decide_box(e, want, strict_goal, bx, ends, root, gr, wh, defined, face_cache, fixed)
+            res = _decide_box(e, want, strict_goal, bx, ends, root, gr, wh, defined, face_cache, fixed, enc, cv,
+                              grads_defined)
+            if isinstance(res, tuple):  # decided, by a named argument
+                stats["arguments"][res[1]] = stats["arguments"].get(res[1], 0) + 1
+                continue
             if res == "ok":
                 continue
             if isinstance(res, dict):  # a violating domain point
                 pt = {**{s: v for s, v in res.items()}, **{s: mpmath.mpf(sp.Float(v, 40)) for s, v in fixed.items()}}
                 return IntervalAnswer("violated", "a box whose enclosure has the wrong sign", stats["boxes"],
-                                      stats["depth"], round(time.process_time() - t0, 4), pt)
+                                      stats["depth"], round(time.process_time() - t0, 4), pt, stats["arguments"])
             if depth >= max_depth:
                 return IntervalAnswer("undecided", f"a box is still undecided at depth {depth} near "
                                       + ", ".join(f"{s}={mpmath.nstr((a + b) / 2, 6) if mpmath.isfinite(a + b) else (a, b)}"
                                                   for s, (a, b) in bx.items()),
                                       stats["boxes"], stats["depth"], round(time.process_time() - t0, 4))
-            for half in _split(bx):
+            for half in _split(bx, root):
                 stack.append((half, depth + 1))
-    return IntervalAnswer("holds", f"{stats['boxes']} boxes, depth {stats['depth']}", stats["boxes"],
-                          stats["depth"], round(time.process_time() - t0, 4))
+    how = "".join(f", {n} by {a}" for a, n in sorted(stats["arguments"].items()))
+    return IntervalAnswer("holds", f"{stats['boxes']} boxes, depth {stats['depth']}{how}", stats["boxes"],
+                          stats["depth"], round(time.process_time() - t0, 4), arguments=stats["arguments"])
 
 
-def _split(bx):
-    """Halve the widest side; an infinite side is cut at a finite point first."""
+def _phi(x):
+    """[-oo, oo] -> [-1, 1], increasing: how wide a side of an unbounded coordinate is."""
+    if mpmath.isinf(x):
+        return mpmath.mpf(1 if x > 0 else -1)
+    return x / (1 + abs(x))
+
+
+def _width(s, a, b, root):
+    """The side's width relative to the coordinate's whole range, so that a tail
+    [M, +oo) does not take every split from the finite sides (they need splitting too)."""
+    lo, hi = root[s] if root is not None else (a, b)
+    if mpmath.isfinite(lo) and mpmath.isfinite(hi):
+        return (b - a) / (hi - lo) if hi > lo else mpmath.mpf(0)
+    return (_phi(b) - _phi(a)) / (_phi(hi) - _phi(lo))
+
+
+def _split(bx, root=None):
+    """Halve the widest side (relative to its coordinate's range); an infinite side is cut
+    at a finite point first."""
     best, width = None, -1
     for s, (a, b) in bx.items():
         if a == b:
             continue
-        w = mpmath.inf if not (mpmath.isfinite(a) and mpmath.isfinite(b)) else b - a
+        w = _width(s, a, b, root)
         if w > width:
             best, width = s, w
     if best is None:
@@ -289,19 +390,19 @@ def _as_iv(bx):
     return {s: iv.mpf([a, b]) for s, (a, b) in bx.items()}
 
 
-def _decide_box(e, want, strict_goal, bx, ends, root, grads, where, defined, face_cache, fixed):
-    box = _as_iv(bx)
+def _decide_box(e, want, strict_goal, bx, ends, root, grads, where, defined, face_cache, fixed, enc=IV,
+                curve=None, grads_defined=frozenset()):
     # where-relations: a box entirely outside the domain needs nothing
     for w in where:
         try:
-            d = enclose(w.lhs - w.rhs, box, strict=False)
+            d = enc.enclose(w.lhs - w.rhs, bx, strict=False)
         except Undefined:
             continue
         if isinstance(w, sp.StrictLessThan) and d.a >= 0 or isinstance(w, sp.LessThan) and d.a > 0 \
                 or isinstance(w, sp.StrictGreaterThan) and d.b <= 0 or isinstance(w, sp.GreaterThan) and d.b < 0:
             return "ok"
     try:
-        v = enclose(e, box, strict=not defined)
+        v = enc.enclose(e, bx, strict=not defined)
         if _SIGN_OK[want](v.a, v.b):
             return "ok"
     except Undefined:
@@ -310,22 +411,75 @@ def _decide_box(e, want, strict_goal, bx, ends, root, grads, where, defined, fac
     mid = _interior_point(bx, ends, root)
     if mid is not None:
         try:
-            vm = enclose(e, _as_iv({s: (x, x) for s, x in mid.items()}), strict=True)
-            if _SIGN_BAD[want](vm.a, vm.b) and (not where or _where_holds(where, mid)):
+            vm = enc.enclose(e, {s: (x, x) for s, x in mid.items()}, strict=True)
+            if _SIGN_BAD[want](vm.a, vm.b) and (not where or _where_holds(where, mid, enc)):
                 return mid
         except Undefined:
             pass
-    if grads and all(mpmath.isfinite(a) and mpmath.isfinite(b) for a, b in bx.values()):
-        if _corner_argument(e, want, strict_goal, bx, box, ends, root, grads, face_cache, fixed):
-            return "ok"
+    if curve is not None and _curve_argument(want, bx, curve, enc):
+        return ("ok", f"the exact zero curve {curve.var} = value (order {curve.order})")
+    if grads:
+        how = _corner_argument(e, want, strict_goal, bx, ends, root, grads, face_cache, fixed, enc,
+                               defined, grads_defined)
+        if how:
+            return "ok" if how is True else ("ok", how)
     return None
 
 
-def _where_holds(where, pt):
-    box = _as_iv({s: (x, x) for s, x in pt.items()})
+def _curve_argument(want, bx, curve, enc) -> bool:
+    """The box contains the zero curve and the derivative in its variable has the sign that
+    decides the goal on the box (see Curve)."""
+    x = curve.var
+    xa, xb = bx[x]
+    if not (mpmath.isfinite(xa) and mpmath.isfinite(xb)):
+        return False
+    strict = not curve.extended
+    try:
+        # the curve's points over the box's parameters; value is defined there: strict
+        v = enc.enclose(curve.value, {s: r for s, r in bx.items() if s != x}, strict=True)
+        va, vb = _mpf_end(v.a), _mpf_end(v.b)
+        if not (mpmath.isfinite(va) and mpmath.isfinite(vb)):
+            return False
+        # widened so that the segment from any point of the box (on the goal's side) to the
+        # curve lies in it
+        lo = xa if curve.order == 1 and curve.side == "left" else min(xa, va)
+        hi = xb if curve.order == 1 and curve.side == "right" else max(xb, vb)
+        if curve.side == "left" and vb < xa or curve.side == "right" and va > xb:
+            return False  # the box is on the other side of the curve: not this argument
+        bx = {**bx, x: (lo, hi)}
+        if curve.order == 1:
+            d = enc.enclose(curve.d1, bx, strict=strict)
+            strict = want == "positive"
+            if curve.side == "left":   # points x < value: e(x) = -int_x^value e_x
+                return d.b < 0 if strict else d.b <= 0
+            if curve.side == "right":  # points x > value: e(x) = int_value^x e_x
+                return d.a > 0 if strict else d.a >= 0
+            return False
+        d2 = enc.enclose(curve.d2, bx, strict=strict)
+        enc.enclose(curve.d1, bx, strict=strict)  # e_x defined on the box (Taylor's remainder)
+        if want == "positive":
+            # e > 0 off the curve; on it e = 0, which the goal's domain must exclude
+            return curve.strict_off_curve and d2.a > 0
+        return d2.a >= 0
+    except Undefined:
+        return False
+
+
+def _mpf_end(x):
+    """An enclosure's end (mpmath or an exact arb point) as an mpf, exactly."""
+    if isinstance(x, mpmath.ctx_iv.ivmpf):  # a point interval (an end of an iv enclosure)
+        return mpmath.mpf(x._mpi_[0])
+    if isinstance(x, mpmath.mpf):
+        return x
+    from .ball import arb_to_mpf
+    return arb_to_mpf(x)
+
+
+def _where_holds(where, pt, enc=IV):
+    box = {s: (x, x) for s, x in pt.items()}
     for w in where:
         try:
-            d = enclose(w.lhs - w.rhs, box, strict=True)
+            d = enc.enclose(w.lhs - w.rhs, box, strict=True)
         except Undefined:
             return False
         if not ((isinstance(w, sp.StrictLessThan) and d.b < 0) or (isinstance(w, sp.LessThan) and d.b <= 0)
@@ -352,36 +506,53 @@ def _interior_point(bx, ends, root):
     return out
 
 
-def _corner_argument(e, want, strict_goal, bx, box, ends, root, grads, face_cache, fixed):
-    """e monotone in every coordinate on the closed box: its minimum is at a corner."""
-    corner, strict_open = {}, False
+def _corner_argument(e, want, strict_goal, bx, ends, root, grads, face_cache, fixed, enc=IV, defined=False,
+                     grads_defined=frozenset()):
+    """e monotone in every coordinate on the closed box: its minimum is at a corner.
+
+    A side may be infinite (a tail [M, +oo) of an unbounded coordinate) when e is monotone
+    along it with its minimum at the finite end: the *monotone-tail* argument.  Returns
+    False, True, or the name of the argument when a tail was used.
+
+    With e and a partial derivative shown defined at every domain point (`defined`,
+    `grads_defined`), their enclosures are the extended ones: the mean value theorem
+    only needs the derivative at domain points, and e continuous there."""
+    corner, strict_open, tail = {}, False, False
     try:
         for s, g in grads.items():
             a, b = bx[s]
             if a == b:
                 corner[s] = (a, b)
                 continue
-            d = enclose(g, box, strict=True)
+            d = enc.enclose(g, bx, strict=s not in grads_defined)
             if d.a >= 0:
+                if not mpmath.isfinite(a):
+                    return False  # the minimum would be the limit at -oo
+                tail = tail or not mpmath.isfinite(b)
                 corner[s] = (a, a)  # non-decreasing: the minimum is at the low end
                 at_open = a == root[s][0] and ends[s][0]
                 strict_open = strict_open or (d.a > 0 and at_open)
             elif d.b <= 0:
+                if not mpmath.isfinite(b):
+                    return False
+                tail = tail or not mpmath.isfinite(a)
                 corner[s] = (b, b)
                 at_open = b == root[s][1] and ends[s][1]
                 strict_open = strict_open or (d.b < 0 and at_open)
             else:
                 return False
         # e must be defined and continuous on the whole closed box for this argument
-        enclose(e, box, strict=True)
-        c = enclose(e, _as_iv(corner), strict=True)
+        if not (defined and len(grads_defined) == len(grads)):
+            enc.enclose(e, bx, strict=True)
+        c = enc.enclose(e, corner, strict=True)
     except Undefined:
         return False
+    name = "a monotone tail" if tail else True
     # every domain point of the box is >= e(corner), and > it if a strictly monotone
     # coordinate sits at an excluded end (the corner itself is then not a domain point)
     need_strict = strict_goal and not strict_open
     if c.a > 0 or (c.a >= 0 and not need_strict):
-        return True
+        return name
     # rounding cannot show e(corner) >= 0 when it is exactly 0: ask sympy at the corner
     key = tuple(sorted((str(s), str(v)) for s, v in corner.items()))
     if key not in face_cache:
@@ -392,7 +563,7 @@ def _corner_argument(e, want, strict_goal, bx, box, ends, root, grads, face_cach
             face_cache[key] = zero_by(val)[0] is not None
         except Exception:  # noqa: BLE001 - not decided exactly
             face_cache[key] = False
-    return face_cache[key] and not need_strict
+    return name if face_cache[key] and not need_strict else False
 
 
 def _rat(x):

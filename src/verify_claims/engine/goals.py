@@ -4,9 +4,10 @@ A *goal* says "e > 0 (or >= 0, < 0, <= 0, = 0) at every domain point".  Each kin
 which goals its claim amounts to (``kinds/*``); this module decides them:
 
 1. backends are tried cheapest first (smt where it can state the goal, symbolic, then
-   interval); one that cannot apply (z3 and a logarithm, enclosures and an equality) is
-   skipped before any work, and each gets a bounded slice of CPU time (METHOD_SECONDS);
-2. before the budget-hungry interval method, one *monotone reduction* step: if e is
+   ball, then interval only where ball declined); one that cannot apply (z3 and a
+   logarithm, enclosures and an equality) is skipped before any work, and each gets a
+   bounded slice of CPU time (METHOD_SECONDS);
+2. before the budget-hungry box methods, one *monotone reduction* step: if e is
    monotone in a variable with a closed end where e is smallest, the goal at that end
    suffices (exact methods only);
 3. a backend's "violated" answer is only a candidate: it becomes a counterexample after
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 import mpmath
 import sympy as sp
 
-from ..backends import certification_backends
+from ..backends import METHODS, certification_backends
 from ..backends.definedness import defined
 from ..backends.sampling import contains, in_interval
 from ..model.domain import Domain
@@ -36,13 +37,15 @@ from ..model.domain import Domain
 __all__ = ["Goal", "Certificate", "Found", "solve_goal", "certify_goals", "certify_claim", "methods_for", "open_interval",
            "domain_point", "none_check", "undecided", "short", "defined", "METHODS"]
 
-METHODS = ("symbolic", "smt", "interval")
 # CPU seconds one method may spend on one goal while searching.  Measured on the bundled
 # paper (2026-11-23): every goal decided took at most 0.46 s in sympy and 0.05 s in z3 (a
 # 4x and 20x margin, so a machine whose hyperthreads are both busy still decides them),
 # while a failing attempt ran until the claim's whole budget was gone.  Replaying a
 # certificate runs only the recorded method, which may then use everything left.
-METHOD_SECONDS = {"symbolic": 2.0, "smt": 1.0, "interval": 6.0, "monotone": 4.0}
+# The ball backend (arb) decided every goal it certifies on the bundled paper in at most
+# 1.5 s (2026-11-23); the mpmath interval method, its slower twin, runs only where ball
+# declined.
+METHOD_SECONDS = {"symbolic": 2.0, "smt": 1.0, "ball": 6.0, "interval": 6.0, "monotone": 4.0}
 
 
 @dataclass
@@ -52,6 +55,7 @@ class Goal:
     domain: Domain
     text: str
     extra: tuple = ()  # extra relations (z3 only), e.g. x != value
+    curve: object = None  # interval.Curve: an exact zero curve of expr (box methods only)
 
 
 @dataclass
@@ -140,9 +144,10 @@ def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
         # took under 0.02 s, while a failing sympy sign analysis spends its whole slice
         options.remove("smt")
         options.insert(options.index("symbolic"), "smt")
-    if _reduce and "interval" in methods and "smt" in methods:
-        # before the (budget-hungry) interval method: one monotone reduction step
-        options.insert(options.index("interval"), "monotone")
+    box_methods = [m for m in options if m in ("ball", "interval")]
+    if _reduce and box_methods and "smt" in methods:
+        # before the (budget-hungry) box methods: one monotone reduction step
+        options.insert(options.index(box_methods[0]), "monotone")
     point = None
     if trace is not None:
         point = trace.point(f"goal:{goal.want}", goal.expr, goal.domain.sets, goal.domain.where, goal.extra)
@@ -150,6 +155,7 @@ def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
         if not options:
             return None, "not recorded in the certificate", {}
     replaying = trace is not None and trace.replaying
+    ball_ran = False
     for m in options:
         if m == "monotone":
             until = deadline if replaying else min(deadline, time.process_time() + METHOD_SECONDS[m])
@@ -159,12 +165,16 @@ def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
                     trace.won(point, m)
                 return red[0], red[1], {}
             continue
+        if m == "interval" and ball_ran and not replaying:
+            # the same branch-and-bound over slower enclosures: not a second chance
+            continue
         left = deadline - time.process_time()
         if left <= 0.05:
             tried.append(f"{m}: no time left")
             break
         share = left if replaying else min(left, METHOD_SECONDS[m])
         status, detail, info = _run_backend(m, goal, share, cx_check, trace)
+        ball_ran = ball_ran or (m == "ball" and not detail.startswith("declined"))
         info_all.update(info)
         if status == "holds":
             if trace is not None:

@@ -21,6 +21,7 @@ from ..backends.numeric import (Evaluator, NumericOutcome, Undefined, fmt, point
                                 tol, undefined_cx)
 from ..backends.sampling import holds, in_interval, where_values
 from ..backends.symbolic import CERTIFIED, ProofOutcome, assume, is_linear, prove_sign, short, zero_by
+from ..backends.interval import Curve
 from ..engine.goals import Certificate, Goal, methods_for, none_check, open_interval, solve_goal, undecided
 from ..model.claims import substitute
 from ..model.domain import Domain
@@ -492,7 +493,11 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
                         side == "left of" and iv.start.is_finite and sp.sympify(v - iv.start) == 0:
                     continue  # the point is that end of the interval: nothing on this side
                 dom = Domain({**params, x: open_interval(iv)}, tuple(claim.domain.where) + (rel,))
-                need(Goal(der, want, dom, f"d/d{x} {want} {side} the point"), until=until)
+                # f' = 0 at the point exactly (the prover's identity): boxes around the point
+                # are decided by the sign of f'' there (the ball backend's zero curve)
+                curve = Curve(x, v, order=1, side="left" if side == "left of" else "right") \
+                    if first_order_proved else None
+                need(Goal(der, want, dom, f"d/d{x} {want} {side} the point", curve=curve), until=until)
                 if not defined(der, dom, max(0.5, (deadline - time.process_time()) / 6), trace,
                                at=f"A: f' defined {side}"):
                     raise _Stop(f"d/d{x} not shown defined {side} the point")

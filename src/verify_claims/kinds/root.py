@@ -545,7 +545,7 @@ def _root_rest(claim, methods, deadline, solved, records, settings, trace=None):
     dom = Domain(sets, claim.domain.where)
     tried = []
     upoint = trace.point("root unique") if trace is not None else None
-    uroutes = ["smt", "monotone sides"]
+    uroutes = ["smt", "monotone sides", "signed sides"]
     if trace is not None:
         uroutes = trace.options(upoint, uroutes)
     if "smt" in methods and "smt" in uroutes:
@@ -558,9 +558,64 @@ def _root_rest(claim, methods, deadline, solved, records, settings, trace=None):
         if ans[0] == "violated":
             raise Found(ans[1])
         tried.append(f"smt: {ans[1]}")
-    if "monotone sides" not in uroutes:
-        return None, "uniqueness not established (" + ("; ".join(tried) or "not recorded in the certificate") + ")"
-    # a strictly signed derivative on each side of the value: no second zero
+    if "monotone sides" in uroutes:
+        won = _monotone_sides(claim, res, x, v, iv, sets, dom, methods, deadline, records, used, tried, trace)
+        if won is not None:
+            if trace is not None:
+                trace.won(upoint, "monotone sides")
+            return won, ""
+    if "signed sides" in uroutes and "ball" in methods:
+        won = _signed_sides(claim, res, x, v, iv, sets, dom, deadline, records, used, tried, trace)
+        if won is not None:
+            if trace is not None:
+                trace.won(upoint, "signed sides")
+            return won, ""
+    return None, "uniqueness not established (" + ("; ".join(tried) or "not recorded in the certificate") + ")"
+
+
+def _signed_sides(claim, res, x, v, iv, sets, dom, deadline, records, used, tried, trace):
+    """The residual (0 at the value, exactly) has a strict sign on each side of the value:
+    no other root.  Boxes away from the value are decided by enclosures of the residual,
+    boxes around it by the sign of its derivative there (a simple root, interval.Curve of
+    order 1), or of its second derivative when the first also vanishes exactly at the value
+    (a double root, order 2): the ball backend's root isolation, with parameters."""
+    from ..backends.interval import Curve
+    from ..backends.symbolic import zero_by
+    der = sp.diff(res, x)
+    orders = [1]
+    if zero_by(der.xreplace({x: v}), trace=trace, at="root double")[0] is not None:
+        orders = [2]  # a double root: the first derivative cannot have a sign around it
+    sides = []
+    for rel, side, txt in ((x < v, "left", "below"), (x > v, "right", "above")):
+        if (side == "left" and iv.start.is_finite and sp.sympify(v - iv.start) == 0
+                or side == "right" and iv.end.is_finite and sp.sympify(iv.end - v) == 0):
+            continue  # the value is that end of the interval: nothing on this side
+        d2 = Domain({**sets, x: open_interval(iv)}, tuple(claim.domain.where) + (rel,))
+        ok = None
+        for want in ("positive", "negative"):
+            for order in orders:
+                g = Goal(res, want, d2, f"residual {want} {txt} the value",
+                         curve=Curve(x, v, order=order, side=side, strict_off_curve=True))
+                m, detail, _ = solve_goal(g, ["ball"], deadline, none_check, trace)
+                if m is not None:
+                    ok = (m, f"residual {want} {txt} the value: {detail}")
+                    break
+            if ok is not None:
+                break
+        if ok is None:
+            tried.append(f"signed sides: not established {txt} the value")
+            return None
+        sides.append(ok)
+    if not sides:
+        return None
+    for m, d in sides:
+        records.append({"goal": "no other root in the interval", "method": m, "detail": d})
+        used.append(m)
+    return used
+
+
+def _monotone_sides(claim, res, x, v, iv, sets, dom, methods, deadline, records, used, tried, trace):
+    """A strictly signed derivative on each side of the value: no second zero."""
     der = sp.diff(res, x)
     sides = []
     for rel, txt in ((x < v, "below"), (x > v, "above")):
@@ -574,16 +629,15 @@ def _root_rest(claim, methods, deadline, solved, records, settings, trace=None):
                 break
         if ok is None:
             tried.append(f"monotone sides: not established {txt} the value")
-            return None, "uniqueness not established (" + "; ".join(tried) + ")"
+            return None
         sides.append(ok)
     if not defined(res, dom, max(0.2, (deadline - time.process_time()) / 2), trace, at="residual defined"):
-        return None, "uniqueness: the residual is not shown defined (continuous) on the interval"
+        tried.append("monotone sides: the residual is not shown defined (continuous) on the interval")
+        return None
     for m, d in sides:
         records.append({"goal": "no other root in the interval", "method": m, "detail": d})
         used.append(m)
-    if trace is not None:
-        trace.won(upoint, "monotone sides")
-    return used, ""
+    return used
 
 
 def _squared_form(res, x, v, domain):
