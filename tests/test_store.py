@@ -227,3 +227,32 @@ def test_an_edited_content_package_invalidates_the_run_snapshot(tmp_path, monkey
     after = session.run_keys(opts)
     assert after[1] != before[1]
     assert after[0] == before[0]  # the per-claim base key: claims are keyed by their expressions
+
+
+CHECKED_ONLY = '''
+    """A claim no sound method establishes here (certification switched off): *checked*."""
+    import sympy as sp
+    from verify_claims import Inequality
+    x = sp.Symbol("x")
+    CLAIMS = [Inequality(id="sine-below-identity", title="sin x < x", ref="1", lhs=sp.sin(x), op="<", rhs=x,
+                         domain={x: sp.Interval.open(0, 3)}, certify_with="none")]
+'''
+
+
+def test_a_negative_certificate_is_searched_again_when_a_method_is_new(write_modules, run, tmp_path):
+    """A record that says 'no sound method succeeded' lists the methods tried; a record
+    written before one of today's methods existed is not trusted to skip the search."""
+    d = write_modules({"c.py": CHECKED_ONLY})
+    code, out, err, first = run(d, "--update-certificates")
+    rec = json.loads((d / FILENAME).read_text())["claims"]["sine-below-identity"]
+    assert rec["status"] == "checked" and "ball" in rec["methods"]
+    code, out, err, report = run(d, "--no-cache", report_dir=tmp_path / "fresh")
+    c = report["claims"][0]
+    assert c["status"] == "checked" and c["evidence"]["replay"]["result"] == "search skipped"
+    # the same record from an engine without the ball backend
+    data = json.loads((d / FILENAME).read_text())
+    data["claims"]["sine-below-identity"]["methods"] = ["symbolic", "smt", "interval"]
+    (d / FILENAME).write_text(json.dumps(data))
+    code, out, err, report = run(d, "--no-cache", report_dir=tmp_path / "older")
+    c = report["claims"][0]
+    assert c["status"] == "checked" and c["origin"] == "searched" and "replay" not in c["evidence"]

@@ -327,7 +327,7 @@ def _touching(e, want, domain, deadline, plain=True):
     """Decide `e want` on the domain, if need be with an exact touching curve of e."""
     from ..model.domain import Domain
     from .definedness import defined
-    from .symbolic import zero_by
+    from .symbolic import Facts, with_ends, zero_by
     from .timebox import TimeUp, time_limit
     ok = defined(e, domain, min(1.0, (deadline - time.process_time()) / 4))
     if plain:
@@ -341,14 +341,21 @@ def _touching(e, want, domain, deadline, plain=True):
     keep = set(e.free_symbols) | {s for r in domain.where for s in sp.sympify(r).free_symbols}
     if set(domain.sets) - keep:
         domain = Domain({s: st for s, st in domain.sets.items() if s in keep}, domain.where)
+    # solved and checked with the domain's assumptions (positive symbols, the intervals' ends
+    # as facts): sqrt(1/(b^2 + 1)) is 1/sqrt(b^2 + 1) only for real b
+    rep = domain.assumption_symbols()
+    back = {v: k for k, v in rep.items()}
+    facts = Facts.from_relations(with_ends(domain), rep)
+    er = e.xreplace(rep)
     for x in sorted((s for s, st in domain.sets.items() if isinstance(st, sp.Interval) and e.has(s)), key=str):
         if deadline - time.process_time() < 0.3:
             return None
+        xr = rep.get(x, x)
         box = None
         try:
             with time_limit(min(2.0, (deadline - time.process_time()) / 3)) as box:
-                ex = sp.diff(e, x)
-                sols = sp.solve(ex, x)
+                ex = sp.diff(er, xr)
+                sols = sp.solve(ex, xr)
         except TimeUp as exc:
             if exc.box is not box:
                 raise
@@ -356,10 +363,11 @@ def _touching(e, want, domain, deadline, plain=True):
         except Exception:  # noqa: BLE001 - sympy cannot solve it: no curve this way
             continue
         for v in sols[:4]:
-            if v.has(x) or v.is_real is False:
+            if v.has(xr) or v.is_real is False:
                 continue
-            if zero_by(e.xreplace({x: v}))[0] is None or zero_by(ex.xreplace({x: v}))[0] is None:
+            if zero_by(er.xreplace({xr: v}), facts)[0] is None or zero_by(ex.xreplace({xr: v}), facts)[0] is None:
                 continue
+            v = v.xreplace(back)
             ans = branch_and_bound(e, want, domain, seconds=max(0.05, deadline - time.process_time()),
                                    defined=ok, encloser=BALL, curve=Curve(x, v, order=2))
             if ans.verdict == "holds":

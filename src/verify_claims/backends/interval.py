@@ -421,6 +421,8 @@ def _decide_box(e, want, strict_goal, bx, ends, root, grads, where, defined, fac
     if grads:
         how = _corner_argument(e, want, strict_goal, bx, ends, root, grads, face_cache, fixed, enc,
                                defined, grads_defined)
+        if isinstance(how, dict):
+            return how if not where or _where_holds(where, how, enc) else None
         if how:
             return "ok" if how is True else ("ok", how)
     return None
@@ -553,6 +555,12 @@ def _corner_argument(e, want, strict_goal, bx, ends, root, grads, face_cache, fi
     need_strict = strict_goal and not strict_open
     if c.a > 0 or (c.a >= 0 and not need_strict):
         return name
+    if _SIGN_BAD[want](c.a, c.b) and not any(
+            v[0] == root[s][0] and ends[s][0] or v[0] == root[s][1] and ends[s][1] for s, v in corner.items()):
+        # the worst point of the box is a domain point (no excluded end) with the wrong sign:
+        # a candidate counterexample (the caller checks the where relations, and mpmath
+        # confirms it before it counts)
+        return {s: v[0] for s, v in corner.items()}
     # rounding cannot show e(corner) >= 0 when it is exactly 0: ask sympy at the corner
     key = tuple(sorted((str(s), str(v)) for s, v in corner.items()))
     if key not in face_cache:

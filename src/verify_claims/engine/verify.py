@@ -28,6 +28,7 @@ import random
 import time
 from dataclasses import replace
 
+from ..backends import METHODS
 from ..backends.numeric import NumericOutcome
 from ..backends.shrink import shrink_counterexample
 from ..backends.symbolic import ProofOutcome
@@ -56,6 +57,10 @@ def verify(claim, settings: Settings | None = None, *, certificate: dict | None 
     settings = settings or Settings()
     if certificate is not None and certificate.get("status") not in ("proved", "certified", "checked", "undecided"):
         certificate = None  # a refutation is re-found by the numbers or the search, never replayed
+    if certificate is not None and certificate.get("status") in ("checked", "undecided") and \
+            not set(METHODS) <= set(certificate.get("methods") or ()):
+        # "no sound method succeeded" was recorded before one of today's methods existed
+        certificate = None
     t0 = time.process_time()
     # sympy's assumption system shuffles its rules with the global random module: seeding
     # it per claim makes a verdict independent of which claims ran before in this process
@@ -129,7 +134,7 @@ def _refuted_first(claim, settings, numeric: NumericOutcome, t0, t1) -> Result:
                              "reason": "the numeric check refuted the claim first"},
                 "numeric": {"verdict": numeric.verdict.value, "seconds": round(t1 - t0, 4), "mode": "screen",
                             **numeric.evidence}}
-    return Result.for_claim(claim, Status.REFUTED, method="numeric counterexample (mpmath)",
+    return Result.for_claim(claim, Status.REFUTED, method=_refuting_method(numeric),
                             message=f"counterexample{where}", evidence=evidence,
                             counterexample=_shrunk(kind_of(claim), claim, settings, numeric.counterexample, numeric),
                             steps=kind_of(claim).steps(claim, ProofOutcome(None), numeric),
@@ -255,6 +260,10 @@ def _combine_certificate(cert: Certificate, status, method, message, counterexam
     return status, method, message, counterexample
 
 
+def _refuting_method(numeric: NumericOutcome) -> str:
+    return f"{numeric.method} counterexample" if numeric.method else "numeric counterexample (mpmath)"
+
+
 def _combine(proof: ProofOutcome, numeric: NumericOutcome):
     if numeric.verdict == "counterexample":
         undefined = (numeric.counterexample or {}).get("type") == "undefined"
@@ -269,14 +278,14 @@ def _combine(proof: ProofOutcome, numeric: NumericOutcome):
                     f"ENGINE CONFLICT: the prover says {proof.status} ({proof.method}) but the "
                     "numeric check found a counterexample; report this as a bug")
         where = f" at step {numeric.step}" if numeric.step else ""
-        return Status.REFUTED, "numeric counterexample (mpmath)", f"counterexample{where}"
+        return Status.REFUTED, _refuting_method(numeric), f"counterexample{where}"
     if numeric.verdict == "consistent":
         if proof.status is not None:
             return Status(proof.status), proof.method, ""
         if proof.disagrees:
             return (Status.UNDECIDED, "conflicting evidence",
                     f"{proof.disagrees}, but the numbers agree with the claim; neither is trusted alone")
-        return Status.CHECKED, "numeric spot-check (mpmath)", ""
+        return Status.CHECKED, numeric.method or "numeric spot-check (mpmath)", ""
     # inconclusive numbers
     if proof.status is not None:
         return Status(proof.status), proof.method, "numeric check inconclusive: " + str(

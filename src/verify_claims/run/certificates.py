@@ -12,8 +12,9 @@ A record is keyed by the claim's declaration and this file's format only, not by
 engine's source (the replay re-checks it).  A record whose declaration no longer matches
 is stale and ignored (the claim is searched), and a record that fails to replay is
 reported loudly and the claim is searched again, never passed.  A record of a claim that
-no sound method established says so: the claim is spot-checked and not searched again
-(``--no-certificates`` searches from scratch).  An unreadable file is ignored with a
+no sound method established says so, with the certification methods that were tried: the
+claim is spot-checked and not searched again (``--no-certificates`` searches from scratch)
+unless the engine now has a method the record does not list.  An unreadable file is ignored with a
 warning.
 """
 
@@ -77,6 +78,10 @@ class Certificates:
         rec = {"declaration": declaration, "status": status.value, "method": result.method}
         if status in (Status.PROVED, Status.CERTIFIED):
             rec["decisions"] = dict(sorted((result.evidence.get("trace") or {}).items()))
+        else:
+            # which methods found nothing: a later engine with a new method searches again
+            from ..backends import METHODS
+            rec["methods"] = list(METHODS)
         return rec
 
     def render(self, records: dict) -> str:

@@ -1,0 +1,224 @@
+"""The ball backend (python-flint arb) and what it brings: enclosures of log/exp/sqrt/asinh,
+unbounded ends (monotone tails), touching inequalities, roots and maximisers decided by
+exact zero curves, a where relation used as a lower bound.
+
+Every method has its negative: a plausible false variant (a slightly better constant, a
+bound that fails only far out or only near the touching point, two close roots claimed to
+be one, a local maximiser claimed global) is refuted with a confirmed counterexample and
+never certified.
+"""
+
+from __future__ import annotations
+
+import random
+
+import mpmath
+import pytest
+import sympy as sp
+
+from verify_claims import Inequality, Maximiser, Ref, Root
+from verify_claims.backends import certification_backends
+from verify_claims.backends.ball import BALL, compile_ball
+from verify_claims.backends.interval import IV, branch_and_bound
+from verify_claims.engine.goals import Goal
+from verify_claims.engine.verify import certify, verify
+from verify_claims.model.domain import Domain
+
+x, b, r = sp.symbols("x beta ref_a")
+REF = Ref("3")
+POS = sp.Interval.open(0, sp.oo)
+# Section 3's minimum of h over x (b2-large-g-h-min-closed-form): logit(ref) - 2 asinh(b) + 2 sqrt(b^2 + 1)/b
+MIN_H = sp.log(r / (1 - r)) - 2 * sp.asinh(b) + 2 * sp.sqrt(b ** 2 + 1) / b
+
+
+def ineq(id_, lhs, op, rhs, domain, **kw):
+    c = Inequality(id=id_, title=id_, ref=REF, lhs=lhs, op=op, rhs=rhs, domain=domain, **kw)
+    c.validate()
+    return c
+
+
+# ---------------------------------------------------------------- enclosures
+@pytest.mark.parametrize("expr", [
+    sp.log(x / (1 - x)) + 1 / (b * sp.sqrt(x * (1 - x))),
+    sp.exp(-1 / (b * sp.sqrt(x * (1 - x)))) - sp.asinh(b * x),
+    2 * sp.sqrt(b ** 2 + 1) / b - 2 * sp.asinh(b) + sp.Rational(1, 3) * x ** 3,
+    sp.Abs(x - sp.Rational(1, 2)) * sp.Max(b, x) + sp.atan(b),
+])
+def test_ball_enclosures_contain_every_value(expr):
+    """At 200 random points of random boxes the value (mpmath, 50 digits) lies in the
+    enclosure: outward rounding, and increasing functions evaluated at both ends."""
+    rng = random.Random(7)
+    for _ in range(40):
+        xa = mpmath.mpf(rng.uniform(0.01, 0.9))
+        xb = xa + mpmath.mpf(rng.uniform(1e-6, 0.09))
+        ba = mpmath.mpf(rng.uniform(0.05, 5))
+        bb = ba + mpmath.mpf(rng.uniform(1e-6, 2))
+        enc = BALL.enclose(expr, {x: (xa, xb), b: (ba, bb)}, strict=True)
+        f = sp.lambdify((x, b), expr, "mpmath")
+        for _ in range(5):
+            with mpmath.workdps(50):
+                px = xa + (xb - xa) * mpmath.mpf(rng.random())
+                pb = ba + (bb - ba) * mpmath.mpf(rng.random())
+                val = f(px, pb)
+            assert enc.a <= val <= enc.b
+
+
+def test_ball_is_tight_where_arb_alone_is_loose():
+    # arb's own exp of the ball [2, 4] is [-54.6, 54.6]; by its ends it is [e^2, e^4]
+    enc = BALL.enclose(sp.exp(x), {x: (mpmath.mpf(2), mpmath.mpf(4))}, strict=True)
+    assert enc.a > 7.38 and enc.b < 54.6 + 1e-9
+
+
+def test_a_singular_box_falls_back_to_extended_intervals():
+    """log x on [0, 1] is not a finite ball: the extended enclosure [-oo, 0] answers (and
+    strict mode refuses, as the corner argument needs)."""
+    enc = BALL.enclose(-sp.log(x), {x: (mpmath.mpf(0), mpmath.mpf(1))}, strict=False)
+    assert enc.a >= 0 and mpmath.isinf(enc.b)
+    from verify_claims.backends.interval import Undefined
+    with pytest.raises(Undefined):
+        BALL.enclose(-sp.log(x), {x: (mpmath.mpf(0), mpmath.mpf(1))}, strict=True)
+    assert compile_ball(sp.Piecewise((x, x > 0), (0, True)), (x,)) is None
+
+
+def test_the_table_says_which_functions_each_backend_encloses():
+    backends = certification_backends()
+    g = Goal(sp.asinh(b) - b, "nonpositive", Domain({b: sp.Interval(0, 3)}), "asinh b <= b")
+    assert backends["ball"].declines(g) is None
+    assert backends["ball"].declines(Goal(sp.acosh(b + 1), "positive", g.domain, "")) is not None
+    assert backends["smt"].declines(g) is not None
+
+
+# ---------------------------------------------------------------- unbounded ends
+def test_monotone_tail_certifies_an_unbounded_end():
+    """Section 3's large-beta instance: min h < 0 for beta >= 2, ref <= 1/2.  On [M, +oo)
+    the derivative in beta has a sign, so the tail's worst point is its finite end."""
+    dom = Domain({b: sp.Interval(2, sp.oo), r: sp.Interval.Lopen(0, sp.Rational(1, 2))})
+    ans = branch_and_bound(-MIN_H, "positive", dom, seconds=5, defined=True, encloser=BALL)
+    assert ans.verdict == "holds" and ans.arguments.get("a monotone tail")
+    c = ineq("large-beta", MIN_H, "<", 0, {b: sp.Interval(2, sp.oo), r: sp.Interval.Lopen(0, sp.Rational(1, 2))},
+             certify_with="ball")
+    cert = certify(c)
+    assert cert.verdict == "certified" and cert.method == "ball" and "monotone tail" in cert.detail
+
+
+def test_a_bound_failing_only_far_out_is_refuted_never_certified():
+    # log(1 + x) <= 20 holds up to x = e^20 - 1 (about 4.9e8) and fails beyond
+    c = ineq("log-bounded", sp.log(1 + x), "<=", 20, {x: sp.Interval(0, sp.oo)}, certify_with="ball")
+    cert = certify(c)
+    assert cert.verdict == "refuted"
+    assert mpmath.mpf(cert.counterexample["point"]["x"]) > mpmath.exp(20) - 1
+    res = verify(c)
+    assert res.status == "refuted" and res.counterexample
+
+
+def test_the_slightly_better_constant_is_refuted():
+    # min h >= 2 sqrt(2) - 2 asinh(1) on beta <= 1, ref >= 1/2 holds with equality at
+    # (1, 1/2); the constant raised by 1e-9 fails there
+    good = 2 * sp.sqrt(2) - 2 * sp.asinh(1)
+    dom = {b: sp.Interval.Lopen(0, 1), r: sp.Interval.Ropen(sp.Rational(1, 2), 1)}
+    ok = certify(ineq("small-beta", MIN_H, ">", 0, dom, certify_with="ball"))
+    assert ok.verdict == "certified"
+    worse = ineq("small-beta-better-constant", MIN_H, ">=", good + sp.Rational(1, 10 ** 9), dom, certify_with="ball")
+    cert = certify(worse)
+    assert cert.verdict == "refuted" and cert.counterexample
+    assert verify(worse).status == "refuted"
+
+
+# ---------------------------------------------------------------- touching inequalities
+def test_a_touching_inequality_is_certified_by_its_exact_zero():
+    """log x <= x - 1 touches at x = 1: e = e' = 0 there exactly, e'' > 0 around it."""
+    c = ineq("log-tangent", sp.log(x), "<=", x - 1, {x: sp.Interval.open(0, 4)}, certify_with="ball")
+    cert = certify(c)
+    assert cert.verdict == "certified" and cert.method == "ball"
+
+
+def test_failing_within_a_billionth_of_the_touching_point_is_refuted():
+    c = ineq("log-tangent-shifted", sp.log(x), "<=", x - 1 - sp.Rational(1, 10 ** 9), {x: sp.Interval.open(0, 4)},
+             certify_with="ball")
+    cert = certify(c)
+    assert cert.verdict == "refuted"
+    assert abs(mpmath.mpf(cert.counterexample["point"]["x"]) - 1) < 1e-3
+    assert verify(c).status == "refuted"
+
+
+def test_a_where_relation_is_used_as_a_lower_bound():
+    """e > 0 where W > 0, because e - W >= 0 (touching along a curve): h(x) > 0 wherever
+    its minimum over x is positive (Appendix B.2), on a bounded box of beta."""
+    h = sp.log(r / (1 - r)) - sp.log(x / (1 - x)) + 1 / (b * sp.sqrt(x * (1 - x)))
+    dom = Domain({x: sp.Interval.open(0, 1), b: sp.Interval(sp.Rational(1, 2), 2), r: sp.Interval.open(0, 1)},
+                 (MIN_H > 0,))
+    dec = certification_backends()["ball"].decide(Goal(h, "positive", dom, "h > 0"), 20)
+    assert dec.verdict == "holds" and "lower bound" in dec.detail
+    # without the relation the claim is false (h < 0 for ref small): never certified
+    free = Domain(dict(dom.sets))
+    assert certification_backends()["ball"].decide(Goal(h, "positive", free, "h > 0"), 5).verdict != "holds"
+
+
+# ---------------------------------------------------------------- roots
+def root(id_, eq, value, dom, interval=sp.Interval.open(0, 5)):
+    c = Root(id=id_, title=id_, ref=REF, equation=eq, var=x, value=value, interval=interval, unique=True,
+             domain=dom, certify_with="ball")
+    c.validate()
+    return c
+
+
+def test_a_simple_transcendental_root_is_unique():
+    c = root("exp-root", sp.Eq(sp.exp(b * x) - sp.exp(b) + x - 1, 0), 1, {b: sp.Interval(1, 3)})
+    assert certify(c, solved=True).verdict == "certified"
+
+
+def test_a_double_root_is_unique_by_the_second_derivative():
+    c = root("double-root", sp.Eq(x - 1 - sp.log(x), 0), 1, {})
+    cert = certify(c, solved=True)
+    assert cert.verdict == "certified" and "order 2" in cert.detail
+
+
+def test_two_close_roots_claimed_one_are_refuted_never_certified():
+    # log(x)^2 = 1e-12 has the roots exp(-1e-6) and exp(1e-6), 2e-6 apart
+    c = root("two-close-roots", sp.Eq(sp.log(x) ** 2 - sp.Rational(1, 10 ** 12), 0), sp.exp(sp.Rational(1, 10 ** 6)), {})
+    assert certify(c, solved=True).verdict != "certified"
+    res = verify(c)
+    assert res.status == "refuted" and res.counterexample["type"] == "another root in the interval"
+
+
+# ---------------------------------------------------------------- maximisers
+def maximiser(id_, f, value, dom, over=sp.Interval.open(0, 3)):
+    c = Maximiser(id=id_, title=id_, ref=REF, objective=f, wrt=(x,), at={x: value}, over={x: over}, domain=dom)
+    c.validate()
+    return c
+
+
+def test_a_maximiser_with_a_transcendental_gradient_is_certified():
+    """Route A with the point's exact first-order condition: boxes around x = asinh(beta)
+    are decided by f'' < 0 there, the rest by enclosures of f'."""
+    c = maximiser("asinh-max", -(x - sp.asinh(b)) ** 2 * sp.exp(x), sp.asinh(b), {b: sp.Interval(sp.Rational(1, 2), 2)})
+    res = verify(c)
+    assert res.status == "certified"
+    assert "exact zero curve" in res.evidence["certificate"]["detail"]
+
+
+def test_a_local_maximiser_claimed_global_is_refuted():
+    # the same local maximum, but exp(3 (x - 3)) lifts the far end above it
+    c = maximiser("local-not-global", -(x - sp.asinh(b)) ** 2 * sp.exp(-x) + sp.exp(3 * (x - 3)), sp.asinh(b),
+                  {b: sp.Interval(sp.Rational(1, 2), 2)})
+    res = verify(c)
+    assert res.status == "refuted" and res.counterexample["type"] == "a feasible point does better"
+
+
+# ---------------------------------------------------------------- replay
+def test_a_ball_certificate_replays_without_search():
+    """The recorded decisions name the ball backend; a replay runs only it."""
+    from verify_claims.engine.context import Trace
+    c = ineq("small-beta-replay", MIN_H, ">", 0, {b: sp.Interval.Lopen(0, 1), r: sp.Interval.Ropen(sp.Rational(1, 2), 1)})
+    first = verify(c)
+    assert first.status == "certified" and "ball" in first.method
+    again = verify(c, certificate={"status": "certified", "decisions": first.evidence["trace"]})
+    assert again.status == "certified" and again.evidence["replay"]["result"] == "replayed"
+    assert set(first.evidence["trace"].values()) >= {"ball"}
+    assert Trace  # the record is the trace of the first run
+
+
+def test_the_interval_backend_still_answers_alone():
+    # mpmath.iv with asinh by log(u + sqrt(u^2 + 1)): slower, same verdict
+    dom = Domain({b: sp.Interval(2, sp.oo), r: sp.Interval.Lopen(0, sp.Rational(1, 2))})
+    assert branch_and_bound(-MIN_H, "positive", dom, seconds=5, defined=True, encloser=IV).verdict == "holds"
