@@ -218,6 +218,21 @@ def test_a_ball_certificate_replays_without_search():
     assert Trace  # the record is the trace of the first run
 
 
+def test_a_touching_certificate_records_its_curve_and_replays_it():
+    c = ineq("log-tangent-replay", sp.log(x), "<=", x - 1, {x: sp.Interval.open(0, 4)}, certify_with="ball")
+    first = verify(c)
+    assert first.status == "certified"
+    routes = [v for k, v in first.evidence["trace"].items() if k.startswith("ball route")]
+    assert routes == ["touching x 0"]
+    again = verify(c, certificate={"status": "certified", "decisions": first.evidence["trace"]})
+    assert again.status == "certified" and again.evidence["replay"]["result"] == "replayed"
+    # a certificate naming another curve does not replay: the claim is searched again, loudly
+    forged = {k: ("touching x 3" if k.startswith("ball route") else v) for k, v in first.evidence["trace"].items()}
+    bad = verify(c, certificate={"status": "certified", "decisions": forged})
+    assert bad.status == "certified" and bad.evidence["replay"]["result"] == "failed"
+    assert "CERTIFICATE DID NOT REPLAY" in bad.message
+
+
 def test_the_interval_backend_still_answers_alone():
     # mpmath.iv with asinh by log(u + sqrt(u^2 + 1)): slower, same verdict
     dom = Domain({b: sp.Interval(2, sp.oo), r: sp.Interval.Lopen(0, sp.Rational(1, 2))})

@@ -271,20 +271,40 @@ class BallBackend(Backend):
         return _declines(goal)
 
     def decide(self, goal, seconds, trace=None):
+        """Plain branch-and-bound, else a where relation as a lower bound, else a touching
+        curve.  Which of these decided the goal is recorded in the trace (a route name:
+        "plain", "where <i>: touching <x> <k>", "touching <x> <k>"), and a replay runs only
+        that route: the same boxes, the same curve (the k-th solution of e_x = 0), no search."""
         from .definedness import defined
         t0 = time.process_time()
         deadline = t0 + seconds
         e = sp.sympify(goal.expr)
+        point = trace.point("ball route", e, goal.want, goal.domain.sets, goal.domain.where) \
+            if trace is not None else None
+        replay = trace.replay.get(point) if trace is not None and trace.replaying else None
+        if trace is not None and trace.replaying and replay is None:
+            return Decision("unknown", "ball: no route recorded in the certificate")
         ok = defined(e, goal.domain, seconds / 4)
         curve = getattr(goal, "curve", None)
-        # without a curve, half the slice: the reductions below need the rest
-        share = deadline - time.process_time()
-        ans = branch_and_bound(e, goal.want, goal.domain, seconds=max(0.05, share if curve is not None else share / 2),
-                               defined=ok, encloser=BALL, curve=curve)
-        if ans.verdict == "undecided" and curve is None and deadline - time.process_time() > 0.2:
-            more = _reductions(goal, e, ok, deadline)
+        ans = None
+        if replay in (None, "plain"):
+            # without a curve, half the slice: the reductions below need the rest
+            share = deadline - time.process_time()
+            ans = branch_and_bound(e, goal.want, goal.domain, defined=ok, encloser=BALL, curve=curve,
+                                   seconds=max(0.05, share if curve is not None or replay else share / 2))
+            if ans.verdict != "undecided" or curve is not None or replay == "plain":
+                if ans.verdict == "holds" and trace is not None:
+                    trace.won(point, "plain")
+                return _decision(ans, "" if ok else " (strict enclosures)")
+        if deadline - time.process_time() > 0.2 or replay:
+            more = _reductions(goal, e, deadline, replay)
             if more is not None:
-                return more
+                decision, route = more
+                if trace is not None:
+                    trace.won(point, route)
+                return decision
+        if ans is None:
+            return Decision("unknown", f"ball: the recorded route {replay!r} did not decide the goal")
         return _decision(ans, "" if ok else " (strict enclosures)")
 
 
@@ -297,15 +317,18 @@ def _decision(ans, note="", how=""):
     return Decision("unknown", f"ball: {ans.detail}", boxes=ans.boxes, depth=ans.depth)
 
 
-def _reductions(goal, e, ok, deadline):
-    """The where-relation bound, then the touching curve (see the module docstring)."""
+def _reductions(goal, e, deadline, replay=None):
+    """(Decision, route) by the where-relation bound or the touching curve (see the module
+    docstring), or None.  `replay`: the one route to run."""
     from ..model.domain import Domain
     want = goal.want
     if want in ("negative", "nonpositive"):
         e, want = -e, "positive" if want == "negative" else "nonnegative"
     dom = goal.domain
     # e > 0 (>= 0) where W > 0 (W >= 0): e - W >= 0 suffices
-    for w in dom.where:
+    for i, w in enumerate(dom.where):
+        if replay is not None and not replay.startswith(f"where {i}:"):
+            continue
         if isinstance(w, (sp.StrictGreaterThan, sp.GreaterThan, sp.StrictLessThan, sp.LessThan)):
             lower = w.lhs - w.rhs if isinstance(w, (sp.StrictGreaterThan, sp.GreaterThan)) else w.rhs - w.lhs
             strict_w = isinstance(w, (sp.StrictGreaterThan, sp.StrictLessThan))
@@ -315,26 +338,29 @@ def _reductions(goal, e, ok, deadline):
             diff = e - lower
             if not diff.free_symbols or deadline - time.process_time() < 0.2:
                 continue
-            sub = _touching(diff, "nonnegative", rest, deadline)
-            if sub is not None and sub.verdict == "holds":
-                return Decision("holds", f"ball, the where relation {w} as a lower bound (e - ({lower}) >= 0): "
-                                + sub.detail, boxes=sub.boxes, depth=sub.depth)
-    sub = _touching(e, want, dom, deadline, plain=False)
-    return sub if sub is not None and sub.verdict == "holds" else None
+            sub = _touching(diff, "nonnegative", rest, deadline, replay=replay.split(": ", 1)[1] if replay else None)
+            if sub is not None and sub[0].verdict == "holds":
+                return (Decision("holds", f"ball, the where relation {w} as a lower bound (e - ({lower}) >= 0): "
+                                 + sub[0].detail, boxes=sub[0].boxes, depth=sub[0].depth), f"where {i}: {sub[1]}")
+    if replay is not None and not replay.startswith("touching "):
+        return None
+    sub = _touching(e, want, dom, deadline, plain=False, replay=replay)
+    return sub if sub is not None and sub[0].verdict == "holds" else None
 
 
-def _touching(e, want, domain, deadline, plain=True):
-    """Decide `e want` on the domain, if need be with an exact touching curve of e."""
+def _touching(e, want, domain, deadline, plain=True, replay=None):
+    """(Decision, route) for `e want` on the domain, if need be with an exact touching curve
+    of e (route "touching <x> <k>": the k-th solution of e_x = 0), or None."""
     from ..model.domain import Domain
     from .definedness import defined
     from .symbolic import Facts, with_ends, zero_by
     from .timebox import TimeUp, time_limit
     ok = defined(e, domain, min(1.0, (deadline - time.process_time()) / 4))
-    if plain:
+    if plain and replay in (None, "plain"):
         ans = branch_and_bound(e, want, domain, seconds=max(0.05, (deadline - time.process_time()) / 3),
                                defined=ok, encloser=BALL)
-        if ans.verdict != "undecided":
-            return _decision(ans)
+        if ans.verdict != "undecided" or replay == "plain":
+            return _decision(ans), "plain"
     if want != "nonnegative":
         return None
     # only the coordinates e depends on (and those its where relations name) are split
@@ -348,7 +374,9 @@ def _touching(e, want, domain, deadline, plain=True):
     facts = Facts.from_relations(with_ends(domain), rep)
     er = e.xreplace(rep)
     for x in sorted((s for s, st in domain.sets.items() if isinstance(st, sp.Interval) and e.has(s)), key=str):
-        if deadline - time.process_time() < 0.3:
+        if replay is not None and not replay.startswith(f"touching {x} "):
+            continue
+        if deadline - time.process_time() < 0.3 and replay is None:
             return None
         xr = rep.get(x, x)
         box = None
@@ -362,7 +390,9 @@ def _touching(e, want, domain, deadline, plain=True):
             continue
         except Exception:  # noqa: BLE001 - sympy cannot solve it: no curve this way
             continue
-        for v in sols[:4]:
+        for k, v in enumerate(sols[:4]):
+            if replay is not None and replay != f"touching {x} {k}":
+                continue
             if v.has(xr) or v.is_real is False:
                 continue
             if zero_by(er.xreplace({xr: v}), facts)[0] is None or zero_by(ex.xreplace({xr: v}), facts)[0] is None:
@@ -371,7 +401,8 @@ def _touching(e, want, domain, deadline, plain=True):
             ans = branch_and_bound(e, want, domain, seconds=max(0.05, deadline - time.process_time()),
                                    defined=ok, encloser=BALL, curve=Curve(x, v, order=2))
             if ans.verdict == "holds":
-                return _decision(ans, how=f", touching at {x} = {v} (e = e_{x} = 0 there exactly)")
+                return (_decision(ans, how=f", touching at {x} = {v} (e = e_{x} = 0 there exactly)"),
+                        f"touching {x} {k}")
     return None
 
 
