@@ -54,6 +54,9 @@ class NumericOutcome:
     # point is rounded to 12 digits): {"point": {symbol: mpf}} and whatever else the kind
     # needs to re-check it there (a monotonicity pair, a maximiser's rival)
     witness: dict | None = None
+    # the method behind the numbers when it is not the usual spot-check (a limit's
+    # "ladder+asymptotics"): the result's method names it, checked or refuted
+    method: str = ""
 
     def __post_init__(self):
         self.verdict = NumericVerdict(self.verdict)
