@@ -110,7 +110,7 @@ class Claim:
     _abbreviate = True
     _abbreviated = None
 
-    _EXPR_FIELDS = ("lhs", "rhs", "expr", "value", "point", "objective", "equation")
+    _EXPR_FIELDS = ("lhs", "rhs", "expr", "value", "point", "objective", "equation", "rate")
 
     def __post_init__(self):
         for name in self._EXPR_FIELDS:  # plain numbers are fine: 0 means sympy's 0
@@ -399,17 +399,23 @@ class Inequality(Claim):
 
 @dataclass(kw_only=True)
 class Limit(Claim):
-    """expr -> value as var -> point (from the right '+', the left '-', or both '+-')."""
+    """expr -> value as var -> point (from the right '+', the left '-', or both '+-').
+
+    ``rate`` (optional, a limit at +oo with a finite value only): the coefficient c of the
+    second-order term, expr = value + c/var + o(1/var), in the domain's symbols.  It is part
+    of what is claimed (a wrong c is refuted like a wrong value); for a sum over a symbolic
+    group size it is what the ``ladder+asymptotics`` check compares var (expr - value) with."""
 
     expr: Any = None
     var: Any = None
     point: Any = None
     value: Any = None
     direction: str = "+-"
+    rate: Any = None
     kind = "limit"
 
     def expressions(self):
-        return [_expr(self.expr), _expr(self.value)]
+        return [_expr(self.expr), _expr(self.value)] + ([] if self.rate is None else [_expr(self.rate)])
 
     def bound_symbols(self):
         return {self.var}
@@ -427,11 +433,28 @@ class Limit(Claim):
             raise DeclarationError(f"claim {self.id!r}: the limit point must be a number or +-oo")
         if p is sp.oo and self.direction == "+" or p is -sp.oo and self.direction == "-":
             raise DeclarationError(f"claim {self.id!r}: cannot approach {p} from that side")
+        if self.rate is not None:
+            r = _expr(self.rate)
+            if p is not sp.oo or _expr(self.value).is_infinite:
+                raise DeclarationError(f"claim {self.id!r}: rate (the c of expr = value + c/{self.var} + "
+                                       f"o(1/{self.var})) needs the point oo and a finite value")
+            if r.has(self.var):
+                raise DeclarationError(f"claim {self.id!r}: rate is a coefficient of 1/{self.var}: it must not "
+                                       f"contain {self.var}")
         super().validate()
 
     def statement_latex(self):
         p = _expr(self.point)
         side = "" if p.is_infinite or self.direction == "+-" else ("^+" if self.direction == "+" else "^-")
+        if self.rate is not None:  # expr = value + c/var + o(1/var): the limit and its rate
+            v, var = _expr(self.value), self.latex(self.var)
+            term = self.latex(_expr(self.rate) / self.var)
+            term = f"- {term[1:].lstrip()}" if term.startswith("-") else f"+ {term}"
+            head = "" if v == 0 else f"{self.latex(v)} "
+            if not head and term.startswith("+ "):
+                term = term[2:]
+            return (rf"{self.latex(self.expr)} = {head}{term} + o\left(\frac{{1}}{{{var}}}\right)\ "
+                    rf"\text{{as }} {var} \to {self.latex(p)}")
         return (rf"\lim_{{{self.latex(self.var)} \to {self.latex(p)}{side}}} {self.latex(self.expr)} "
                 rf"= {self.latex(self.value)}")
 

@@ -25,6 +25,9 @@ __all__ = ["Hasher", "declaration_key"]
 
 # harmless_mutants: prose about the mutation score, never about a verdict
 DESCRIPTIVE = frozenset({"title", "ref", "note", "source", "uses", "because", "harmless_mutants", "display"})
+# optional fields added to a claim kind after its keys were in use (Limit.rate): hashed
+# only when set, so a claim that leaves them unset keeps its key (and its certificate)
+UNSET_UNHASHED = frozenset({"rate"})
 
 
 class Hasher:
@@ -116,6 +119,8 @@ def declaration_key(claim) -> str:
         if f.name in DESCRIPTIVE or f.name in ("id",):
             continue
         val = getattr(claim, f.name)
+        if val is None and f.name in UNSET_UNHASHED:
+            continue
         if f.name == "expect":  # the reason is prose; what is expected is not
             val = (val.holds, val.paper_error)
         h.update(f.name.encode())
