@@ -154,6 +154,11 @@ WORDS = {
     "lhs": "left-hand side", "rhs": "right-hand side", "type": "kind of counterexample", "point": "at", "raw": "before shrinking",
     "symbolic": "symbolic proof", "certificate": "certificate", "numeric": "numeric check",
     "replay": "replay of certificates", "trace": "replayable decisions", "mode": "mode", "scope": "scope",
+    # ladder+asymptotics (a limit over a symbolic group size G, kinds/limit.py)
+    "group_sizes": "group sizes G reached at every point", "precision_bits": "ball precision (bits)",
+    "coefficient": "1/G coefficient", "criterion": "judged by", "gap": "S_G - S_inf along the ladder",
+    "scaled_gap": "G (S_G - S_inf) along the ladder", "coefficient_here": "declared c at this point",
+    "stopped": "ladder stopped",
 }
 
 
