@@ -39,7 +39,8 @@ __all__ = ["adv", "binomial_weight", "expected_group_relative_preference",
 
 # why a mistake in a binomial sum survives a claim about its large-group limit (--mutate):
 # Limit(..., harmless_mutants={"expr:*": SAME_LIMIT})
-SAME_LIMIT = ("the limit is unchanged: sqrt(k + 1/2) or sqrt(k + 2) for sqrt(k + 1), sqrt(G - k) for "
-              "sqrt(G - k - 1), or the k = 0 term dropped (weight (1 - p)^(G - 1) -> 0) change the sum by a "
-              "relative O(1/G) or an exponentially small amount: a different but true statement; the finite-G "
-              "sums are checked by pg-binary-closed-form-g2/g3/g4")
+# (a change of relative size O(1/G), sqrt(k + 2) for sqrt(k + 1), moves the declared 1/G
+# coefficient and is refuted by ladder+asymptotics: only exponentially small ones survive)
+SAME_LIMIT = ("the limit and its 1/G coefficient are unchanged: the k = 0 term dropped (weight (1 - p)^(G - 1), "
+              "exponentially small), or the upper limit moved past G - 1 (the added terms have binomial(G - 1, k) "
+              "= 0: the same sum); the finite-G sums are checked by pg-binary-closed-form-g2/g3/g4")
