@@ -286,6 +286,8 @@ class BallBackend(Backend):
             return Decision("unknown", "ball: no route recorded in the certificate")
         ok = defined(e, goal.domain, seconds / 4)
         curve = getattr(goal, "curve", None)
+        if getattr(goal, "off_curve", False):
+            return self._off_curve(goal, e, deadline, replay, trace, point)
         ans = None
         if replay in (None, "plain"):
             # without a curve, half the slice: the reductions below need the rest
@@ -306,6 +308,19 @@ class BallBackend(Backend):
         if ans is None:
             return Decision("unknown", f"ball: the recorded route {replay!r} did not decide the goal")
         return _decision(ans, "" if ok else " (strict enclosures)")
+
+
+    def _off_curve(self, goal, e, deadline, replay, trace, point):
+        """A goal "e > 0 (< 0) except on one curve where e touches 0": only a touching curve
+        with a strictly signed second derivative around it decides it."""
+        if goal.want in ("negative", "nonpositive"):
+            e = -e
+        sub = _touching(e, "positive", goal.domain, deadline, plain=False, replay=replay, off_curve=True)
+        if sub is None or sub[0].verdict != "holds":
+            return Decision("unknown", "ball: no exact touching curve with a strict second derivative found")
+        if trace is not None:
+            trace.won(point, sub[1])
+        return sub[0]
 
 
 def _decision(ans, note="", how=""):
@@ -342,13 +357,13 @@ def _reductions(goal, e, deadline, replay=None):
             if sub is not None and sub[0].verdict == "holds":
                 return (Decision("holds", f"ball, the where relation {w} as a lower bound (e - ({lower}) >= 0): "
                                  + sub[0].detail, boxes=sub[0].boxes, depth=sub[0].depth), f"where {i}: {sub[1]}")
-    if replay is not None and not replay.startswith("touching "):
+    if replay is not None and not replay.startswith(("touching ", "logistic ")):
         return None
     sub = _touching(e, want, dom, deadline, plain=False, replay=replay)
     return sub if sub is not None and sub[0].verdict == "holds" else None
 
 
-def _touching(e, want, domain, deadline, plain=True, replay=None):
+def _touching(e, want, domain, deadline, plain=True, replay=None, substitute=True, off_curve=False):
     """(Decision, route) for `e want` on the domain, if need be with an exact touching curve
     of e (route "touching <x> <k>": the k-th solution of e_x = 0), or None."""
     from ..model.domain import Domain
@@ -361,7 +376,8 @@ def _touching(e, want, domain, deadline, plain=True, replay=None):
                                defined=ok, encloser=BALL)
         if ans.verdict != "undecided" or replay == "plain":
             return _decision(ans), "plain"
-    if want != "nonnegative":
+    # off_curve: "e > 0 except on one curve where it touches 0" (a double root's uniqueness)
+    if want != ("positive" if off_curve else "nonnegative"):
         return None
     # only the coordinates e depends on (and those its where relations name) are split
     keep = set(e.free_symbols) | {s for r in domain.where for s in sp.sympify(r).free_symbols}
@@ -373,6 +389,11 @@ def _touching(e, want, domain, deadline, plain=True, replay=None):
     back = {v: k for k, v in rep.items()}
     facts = Facts.from_relations(with_ends(domain), rep)
     er = e.xreplace(rep)
+    if substitute and (replay is None or replay.startswith("logistic ")):
+        # first: in the logistic coordinate the curve can be followed to infinity
+        sub = _logistic(e, want, domain, deadline, replay, off_curve)
+        if sub is not None or replay is not None:
+            return sub
     for x in sorted((s for s, st in domain.sets.items() if isinstance(st, sp.Interval) and e.has(s)), key=str):
         if replay is not None and not replay.startswith(f"touching {x} "):
             continue
@@ -383,26 +404,150 @@ def _touching(e, want, domain, deadline, plain=True, replay=None):
         try:
             with time_limit(min(2.0, (deadline - time.process_time()) / 3)) as box:
                 ex = sp.diff(er, xr)
-                sols = sp.solve(ex, xr)
+                sols = _exp_solutions(ex, xr) + list(sp.solve(ex, xr, check=False))[:4]
         except TimeUp as exc:
             if exc.box is not box:
                 raise
             continue
         except Exception:  # noqa: BLE001 - sympy cannot solve it: no curve this way
             continue
-        for k, v in enumerate(sols[:4]):
+        for k, v in enumerate(sols):
             if replay is not None and replay != f"touching {x} {k}":
                 continue
             if v.has(xr) or v.is_real is False:
                 continue
+            # the exact zero test is costly (seconds per failing candidate): only candidates
+            # that vanish numerically at a few points get it (a filter, never a verdict)
+            if not _vanishes_numerically((er.xreplace({xr: v}), ex.xreplace({xr: v})), domain, rep):
+                continue
             if zero_by(er.xreplace({xr: v}), facts)[0] is None or zero_by(ex.xreplace({xr: v}), facts)[0] is None:
                 continue
+            # e_xx of one sign at every point (sympy, under the domain's assumptions), x ranging
+            # over an interval no where relation cuts: e(., p) is convex with e = e_x = 0 at
+            # v(p), so e >= 0, and e > 0 off the curve when e_xx > 0 -- no boxes needed
+            if not any(sp.sympify(w).has(x) for w in domain.where) and _convex(ex, xr, off_curve, facts):
+                d = Decision("holds", f"ball: touching at {x} = {v.xreplace(back)} (e = e_{x} = 0 there exactly) "
+                             f"and e_{x}{x} {'> 0' if off_curve else '>= 0'} everywhere (sympy): convex in {x}")
+                return d, f"touching {x} {k}"
             v = v.xreplace(back)
             ans = branch_and_bound(e, want, domain, seconds=max(0.05, deadline - time.process_time()),
-                                   defined=ok, encloser=BALL, curve=Curve(x, v, order=2))
+                                   defined=ok, encloser=BALL, curve=Curve(x, v, order=2, strict_off_curve=off_curve))
             if ans.verdict == "holds":
                 return (_decision(ans, how=f", touching at {x} = {v} (e = e_{x} = 0 there exactly)"),
                         f"touching {x} {k}")
+    return None
+
+
+def _convex(ex, x, strict, facts) -> bool:
+    """The second derivative's sign proved by sympy (1 s): positive, or nonnegative."""
+    from .symbolic import prove_sign
+    from .timebox import TimeUp, time_limit
+    box = None
+    try:
+        with time_limit(1.0) as box:
+            return bool(prove_sign(sp.diff(ex, x), "positive" if strict else "nonnegative", facts))
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise
+        return False
+    except Exception:  # noqa: BLE001 - not shown
+        return False
+
+
+def _vanishes_numerically(exprs, domain, rep) -> bool:
+    """Are all of exprs about 0 (30 digits) at three fixed interior points of the domain?"""
+    fractions = (mpmath.mpf("0.3183"), mpmath.mpf("0.5772"), mpmath.mpf("0.8414"))
+    with mpmath.workdps(30):
+        for f in fractions:
+            pt = {}
+            for s, st in domain.sets.items():
+                if not isinstance(st, sp.Interval):
+                    return True  # a discrete coordinate: no filter
+                lo, hi = st.start, st.end
+                if lo.is_finite and hi.is_finite:
+                    val = sp.Float(lo, 30) + (sp.Float(hi, 30) - sp.Float(lo, 30)) * sp.Float(f, 30)
+                elif lo.is_finite:
+                    val = sp.Float(lo, 30) + sp.Float(f, 30) * 3
+                elif hi.is_finite:
+                    val = sp.Float(hi, 30) - sp.Float(f, 30) * 3
+                else:
+                    val = sp.Float(f, 30) * 3 - 1
+                pt[rep.get(s, s)] = val
+            for e in exprs:
+                try:
+                    v = sp.N(e.xreplace(pt), 30)
+                except Exception:  # noqa: BLE001 - not evaluable: let the exact test decide
+                    return True
+                if not v.is_number or v.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+                    return True  # not evaluable here: let the exact test decide
+                if v.is_real is False or abs(v) > sp.Float("1e-15"):
+                    return False
+    return True
+
+
+def _exp_solutions(ex, x) -> list:
+    """Solutions of ex = 0 when ex is a rational function of w = exp(k x): solved for w > 0,
+    then x = log(w)/k.  sympy's own solve returns log(2 b^2 + 2 b sqrt(b^2 + 1) + 1) where this
+    gives 2 log(b + sqrt(b^2 + 1)), a form the zero test can show to be exact."""
+    exps = [a for a in ex.atoms(sp.exp) if a.has(x)]
+    coeffs = []
+    for a in exps:
+        c = sp.diff(a.args[0], x)
+        if c.has(x) or not c.is_Rational or c == 0:
+            return []
+        coeffs.append(c)
+    if not coeffs:
+        return []
+    k = coeffs[0]
+    for c in coeffs[1:]:
+        k = sp.gcd(k, c)
+    w = sp.Symbol("w_exp", positive=True)
+    reps = {a: sp.exp(a.args[0] - sp.diff(a.args[0], x) * x) * w ** (sp.diff(a.args[0], x) / k) for a in exps}
+    ew = sp.simplify(ex.xreplace(reps))
+    if ew.has(x):
+        return []
+    return [sp.log(r) / k for r in sp.solve(ew, w, check=False)[:4] if r.is_positive is not False]
+
+
+def _logistic(e, want, domain, deadline, replay=None, off_curve=False):
+    """The touching search again after x = 1/(1 + exp(-u)) for a coordinate x on (0, 1): a
+    bijection onto u in R, so the goal over x is the goal over u.  In u, logit x is u and
+    sqrt(x (1 - x)) is 1/(2 cosh(u/2)): Appendix B.2's h becomes convex, and the curve where
+    it touches 0 (x* -> 1 as beta -> oo) becomes u* = 2 asinh(beta), which boxes can follow
+    out to infinity.  Route "logistic <x>: touching u_<x> <k>"."""
+    from ..model.domain import Domain
+    from .timebox import TimeUp, time_limit
+    for x in sorted(domain.sets, key=str):
+        st = domain.sets[x]
+        if not (isinstance(st, sp.Interval) and st == sp.Interval.open(0, 1) and e.has(x)):
+            continue
+        if replay is not None and not replay.startswith(f"logistic {x}: "):
+            continue
+        if deadline - time.process_time() < 0.5:
+            return None
+        u = sp.Symbol(f"u_{x}", real=True)
+        to_u = {x: 1 / (1 + sp.exp(-u))}
+        box = None
+        try:
+            with time_limit(min(3.0, (deadline - time.process_time()) / 3)) as box:
+                # under the domain's assumptions (log(exp(t)) = t needs t real)
+                rep = domain.assumption_symbols()
+                eu = sp.simplify(e.xreplace(rep).xreplace({rep.get(x, x): to_u[x]}))
+                eu = eu.xreplace({v: k for k, v in rep.items()})
+        except TimeUp as exc:
+            if exc.box is not box:
+                raise
+            continue
+        except Exception:  # noqa: BLE001 - not simplified: not this way
+            continue
+        sets = {(u if s == x else s): (sp.Interval(-sp.oo, sp.oo) if s == x else t) for s, t in domain.sets.items()}
+        dom = Domain(sets, tuple(sp.sympify(w).xreplace(to_u) for w in domain.where))
+        sub = _touching(eu, want, dom, deadline, plain=False, substitute=False, off_curve=off_curve,
+                        replay=replay.split(": ", 1)[1] if replay else None)
+        if sub is not None and sub[0].verdict == "holds":
+            d = sub[0]
+            return (Decision("holds", f"ball, with {x} = 1/(1 + exp(-{u})), {u} in R: " + d.detail,
+                             boxes=d.boxes, depth=d.depth), f"logistic {x}: {sub[1]}")
     return None
 
 

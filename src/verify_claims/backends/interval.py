@@ -433,15 +433,13 @@ def _curve_argument(want, bx, curve, enc) -> bool:
     decides the goal on the box (see Curve)."""
     x = curve.var
     xa, xb = bx[x]
-    if not (mpmath.isfinite(xa) and mpmath.isfinite(xb)):
-        return False
     strict = not curve.extended
     try:
-        # the curve's points over the box's parameters; value is defined there: strict
+        # the curve's points over the box's parameters; value is defined there: strict.
+        # Sides may be infinite (u in R, beta -> oo): a point and its curve point are finite,
+        # and the segment between them lies in the widened box
         v = enc.enclose(curve.value, {s: r for s, r in bx.items() if s != x}, strict=True)
         va, vb = _mpf_end(v.a), _mpf_end(v.b)
-        if not (mpmath.isfinite(va) and mpmath.isfinite(vb)):
-            return False
         # widened so that the segment from any point of the box (on the goal's side) to the
         # curve lies in it
         lo = xa if curve.order == 1 and curve.side == "left" else min(xa, va)

@@ -545,7 +545,7 @@ def _root_rest(claim, methods, deadline, solved, records, settings, trace=None):
     dom = Domain(sets, claim.domain.where)
     tried = []
     upoint = trace.point("root unique") if trace is not None else None
-    uroutes = ["smt", "monotone sides", "signed sides"]
+    uroutes = ["smt", "monotone sides", "signed sides", "touching"]
     if trace is not None:
         uroutes = trace.options(upoint, uroutes)
     if "smt" in methods and "smt" in uroutes:
@@ -570,6 +570,22 @@ def _root_rest(claim, methods, deadline, solved, records, settings, trace=None):
             if trace is not None:
                 trace.won(upoint, "signed sides")
             return won, ""
+    if "touching" in uroutes and "ball" in methods:
+        # a double root: the residual has one sign except on one curve where it touches 0
+        # (its second derivative strictly signed around it); the value is a root, so it is
+        # that curve, and the only root
+        d2 = Domain({**sets, x: open_interval(iv)}, tuple(claim.domain.where))
+        for want in ("positive", "negative"):
+            g = Goal(res, want, d2, f"residual {want} except where it touches 0", off_curve=True)
+            m, detail, _ = solve_goal(g, ["ball"], deadline, none_check, trace)
+            if m is not None:
+                records.append({"goal": "no other root in the interval", "method": m,
+                                "detail": f"the residual is {want} except on one curve where it touches 0 "
+                                          f"(a double root): {detail}"})
+                if trace is not None:
+                    trace.won(upoint, "touching")
+                return used + [m], ""
+        tried.append("touching: no touching curve found")
     return None, "uniqueness not established (" + ("; ".join(tried) or "not recorded in the certificate") + ")"
 
 
