@@ -229,7 +229,7 @@ def test_rate_of_a_plain_limit_is_claimed_too():
 
 # ------------------------------------------------------------------ the report shows it
 def test_report_rows_in_words():
-    from verify_claims.report.view import _evidence, _counterexample
+    from verify_claims.report.view import _counterexample, _evidence
     res = verify(lim("square-report", SQUARE, mu ** 2, rate=mu * (1 - mu)), SETTINGS)
     (num,) = [e for e in _evidence(res.to_json()["evidence"]) if e["name"] == "numeric check"]
     assert num["method"] == METHOD
