@@ -237,3 +237,41 @@ def test_the_interval_backend_still_answers_alone():
     # mpmath.iv with asinh by log(u + sqrt(u^2 + 1)): slower, same verdict
     dom = Domain({b: sp.Interval(2, sp.oo), r: sp.Interval.Lopen(0, sp.Rational(1, 2))})
     assert branch_and_bound(-MIN_H, "positive", dom, seconds=5, defined=True, encloser=IV).verdict == "holds"
+
+
+# ---------------------------------------------------------------- the mean value form
+def test_the_mean_value_form_decides_where_the_plain_enclosure_cannot():
+    from verify_claims.backends.interval import _mean_value_form
+    e = x ** 2 - x + sp.Rational(26, 100)  # (x - 1/2)^2 + 1/100, expanded: x^2 and x vary together
+    bx = {x: (mpmath.mpf("0.45"), mpmath.mpf("0.55"))}
+    plain = BALL.enclose(e, bx, strict=True)
+    assert plain.a < 0  # the plain enclosure straddles 0
+    assert _mean_value_form(e, "positive", bx, {x: sp.diff(e, x)}, BALL)
+    # and never for a false goal: e - 1/50 is negative at x = 1/2
+    assert not _mean_value_form(e - sp.Rational(1, 50), "positive", bx, {x: sp.diff(e, x)}, BALL)
+
+
+# ---------------------------------------------------------------- the logistic coordinate
+def test_appendix_b2_h_positive_where_its_minimum_is_for_every_beta():
+    """beta over all of (0, oo): in x the touching curve x* -> 1 as beta -> oo defeats boxes;
+    with x = 1/(1 + exp(-u)) the difference h - min h is convex in u (sympy) with a double
+    zero at u = 2 asinh(beta)."""
+    h = sp.log(r / (1 - r)) - sp.log(x / (1 - x)) + 1 / (b * sp.sqrt(x * (1 - x)))
+    dom = Domain({x: sp.Interval.open(0, 1), b: POS, r: sp.Interval.open(0, 1)}, (MIN_H > 0,))
+    dec = certification_backends()["ball"].decide(Goal(h, "positive", dom, "h > 0"), 20)
+    assert dec.verdict == "holds" and "1/(1 + exp(-u_x))" in dec.detail and "convex" in dec.detail
+    # a where relation that is too weak (min h > -1/10) does not make h positive: not certified
+    weak = Domain(dict(dom.sets), (MIN_H > -sp.Rational(1, 10),))
+    assert certification_backends()["ball"].decide(Goal(h, "positive", weak, "h > 0"), 10).verdict != "holds"
+
+
+def test_a_double_root_with_another_root_is_not_unique():
+    # (x - 1/2)^2 (x - 9/10) touches 0 at 1/2 and crosses it at 9/10: claimed unique at 1/2
+    c = root("double-and-simple", sp.Eq((x - sp.Rational(1, 2)) ** 2 * (x - sp.Rational(9, 10)) * sp.exp(x), 0),
+             sp.Rational(1, 2), {}, interval=sp.Interval.open(0, 1))
+    assert certify(c, solved=True).verdict != "certified"
+    assert verify(c).status == "refuted"
+    # the double root alone is unique, by the touching route
+    one = root("double-alone", sp.Eq((x - sp.Rational(1, 2)) ** 2 * sp.exp(x), 0), sp.Rational(1, 2), {},
+               interval=sp.Interval.open(0, 1))
+    assert certify(one, solved=True).verdict == "certified"

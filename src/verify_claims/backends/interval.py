@@ -425,7 +425,35 @@ def _decide_box(e, want, strict_goal, bx, ends, root, grads, where, defined, fac
             return how if not where or _where_holds(where, how, enc) else None
         if how:
             return "ok" if how is True else ("ok", how)
+        if _mean_value_form(e, want, bx, grads, enc, grads_defined if defined and not where else ()):
+            return ("ok", "the mean value form")
     return None
+
+
+def _mean_value_form(e, want, bx, grads, enc, extended=()) -> bool:
+    """e(x) = e(m) + grad e(xi) . (x - m) for xi between x and the box's centre m (the mean
+    value theorem on the convex box): the enclosure e(m) + sum of grad_i(box) * (side_i - m_i)
+    is much tighter than a plain enclosure on small boxes, where a quotient whose numerator and
+    denominator both vary (Appendix B.2's beta of the two zeros) overestimates.  The gradient
+    must be defined on the whole box (strict enclosures), or at every domain point of a box
+    without where relations (`extended`)."""
+    if not all(mpmath.isfinite(a) and mpmath.isfinite(b) for a, b in bx.values()):
+        return False
+    m = {s: (a + b) / 2 for s, (a, b) in bx.items()}
+    try:
+        c = enc.enclose(e, {s: (v, v) for s, v in m.items()}, strict=True)
+        total = iv.mpf([_mpf_end(c.a), _mpf_end(c.b)])
+        for s, g in grads.items():
+            a, b = bx[s]
+            if a == b:
+                continue
+            d = enc.enclose(g, bx, strict=s not in extended)
+            total = total + iv.mpf([_mpf_end(d.a), _mpf_end(d.b)]) * iv.mpf([a - m[s], b - m[s]])
+    except Undefined:
+        return False
+    if _bad(total):
+        return False
+    return _SIGN_OK[want](total.a, total.b)
 
 
 def _curve_argument(want, bx, curve, enc) -> bool:
