@@ -8,6 +8,12 @@ a residual that simplifies to exactly 0, or a sign attribute that sympy's assump
 system reports as True.  ``expr.equals`` is never used (it samples numbers), and a
 ``None`` from sympy is "not established", never a pass.
 
+Exact identities with log, exp and asinh are also tried in an exp/log normal form
+(``exp_log_form``): asinh(u) = log(u + sqrt(u^2 + 1)) and log(exp(u)) = u for real u,
+exp(a) exp(b) = exp(a + b), and log or root of a product split into its factors only
+where every factor is provably positive (``Facts``); a factor of unknown sign keeps its
+log or root whole.
+
 Sign goals with logarithms use the tangent bounds 1 - 1/u <= log u <= u - 1 (u > 0):
 c*log u is replaced by its lower bound for the proven sign of c, and the log-free bound
 is shown exactly 0, positive, or by z3.
@@ -47,6 +53,8 @@ def short(e, n=160):
 
 # ------------------------------------------------------------------ zero and sign tests
 _SLACK_OPS = 60
+# functions real for a real argument
+_REAL_OF_REAL = (sp.exp, sp.sin, sp.cos, sp.atan, sp.sinh, sp.cosh, sp.tanh, sp.asinh)
 
 
 class Facts:
@@ -106,9 +114,16 @@ class Facts:
                 rest = sp.expand(e - k)
                 if rest.is_nonnegative is True or (rest != e and self.is_nonnegative(rest, depth + 2)):
                     return True
+        if isinstance(e, sp.Add) and small and depth < 3:
+            # e = (non-negative slack) + (something positive), e.g. 1 - z = (99/100 - z) + 1/100
+            for k in self.nonnegative:
+                if sp.expand(e - k).is_positive is True:
+                    return True
         if isinstance(e, sp.Add):
             if all(self.is_nonnegative(t, depth + 1) for t in e.args) and any(
                     self.is_positive(t, depth + 1) for t in e.args):
+                return True
+            if small and depth < 2 and self._positive_by_squares(e, depth):
                 return True
             # an expanded sum may hide a positive grouping: ref1 e^a + (1 - ref1 - ref2) e^c ...
             atoms = list(sp.ordered(e.atoms(sp.exp))) or list(sp.ordered(e.atoms(sp.Pow)))
@@ -127,12 +142,64 @@ class Facts:
                 sign *= fs
             return sign > 0
         if isinstance(e, sp.Pow):
-            if self.is_positive(e.base, depth + 1) and e.exp.is_real:
+            if self.is_positive(e.base, depth + 1) and (e.exp.is_real or self.is_real(e.exp)):
                 return True
             if e.exp.is_integer and e.exp.is_even and self._factor_sign(e.base, depth + 1) != 0:
                 return True
-        if isinstance(e, sp.exp) and e.args[0].is_real:
+        if isinstance(e, sp.exp) and (e.args[0].is_real or self.is_real(e.args[0])):
             return True
+        return False
+
+    def _positive_by_squares(self, e, depth) -> bool:
+        """e = P - N with P > 0 and N >= 0 (every term's sign known) is positive when
+        P**2 - N**2 > 0: then P > N.  Squaring removes radicals: sqrt(b**2 + 1) - b > 0."""
+        if not _roots(e):
+            return False  # without radicals squaring only makes the sum larger
+        pos, neg = [], []
+        for t in e.args:
+            if self.is_nonnegative(t, depth + 1):
+                pos.append(t)
+            elif self.is_nonnegative(-t, depth + 1):
+                neg.append(-t)
+            else:
+                return False
+        if not pos or not neg:
+            return False
+        p, n = sp.Add(*pos), sp.Add(*neg)
+        d = sp.expand(p ** 2 - n ** 2)
+        if len(_roots(d)) >= len(_roots(e)):
+            return False  # squaring did not remove a root: no simpler question
+        if not self.is_positive(p, depth + 1):
+            return False
+        return d.is_positive is True or self.is_positive(d, depth + 2)
+
+    def is_real(self, e) -> bool:
+        """Sound but incomplete: True only if e is real wherever it is defined, by the
+        assumptions and the slacks (sqrt(1 - z) is real when 1 - z >= 0 is known)."""
+        e = sp.sympify(e)
+        key = ("real", e)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._is_real(e)
+        return got
+
+    def _is_real(self, e) -> bool:
+        if e.is_real is True:
+            return True
+        if e.is_Atom:
+            return False
+        if isinstance(e, (sp.Add, sp.Mul)):
+            return all(self.is_real(a) for a in e.args)
+        if isinstance(e, sp.Pow):
+            b, x = e.args
+            if not (self.is_real(x) and self.is_real(b)):
+                return False
+            # b**x for real b and integer x, or for b >= 0 and real x (undefined at b = 0, x < 0)
+            return x.is_integer is True or self.is_nonnegative(b)
+        if isinstance(e, _REAL_OF_REAL):
+            return self.is_real(e.args[0])
+        if isinstance(e, sp.log):
+            return self.is_positive(e.args[0])
         return False
 
     def _factor_sign(self, f, depth) -> int:
@@ -175,6 +242,11 @@ class Facts:
 NO_FACTS = Facts()
 
 
+def _roots(e) -> set:
+    """The non-integer powers in e (sqrt(b**2 + 1), x**(1/3), ...)."""
+    return {p for p in e.atoms(sp.Pow) if not p.exp.is_Integer}
+
+
 def _factors_positive(e, facts: Facts) -> bool:
     """Every multiplicative factor, down through powers' bases, is provably positive.
     (u*v > 0 for negative u, v, but expand_log would still split it into log u + log v.)"""
@@ -202,7 +274,360 @@ def split_logs(expr, facts: Facts):
     return expr.xreplace(reps) if reps else expr
 
 
-_STRATEGY_NAMES = ("exact", "expand", "cancel", "together", "simplify", "radsimp+simplify")
+# ------------------------------------------------------------------ exp/log normal form
+# Identities used, each only where its side conditions are proven (Facts):
+#   asinh(u) = log(u + sqrt(u**2 + 1))                      u real
+#   exp(a) exp(b) = exp(a + b)                              always
+#   log(c prod f_i**k_i) = log c + sum k_i log f_i          c > 0, every f_i > 0, every k_i real
+#   log(exp(u)) = u                                         u real
+#   (c prod f_i**k_i)**r = c**r prod f_i**(k_i r)           the same, and r real
+# The argument of a log or a root is first written as a product (together, factor), and a
+# factor of unknown sign stops the rewrite of that log or root: it is kept as it is.
+_FACTOR_OPS = 400  # factor() only arguments up to this size (larger ones are kept whole)
+
+
+def _plain_expand(e):
+    """Products and powers of sums multiplied out; exp(a + b) is not split back into
+    exp(a) exp(b) and logs are left alone (the normal form decides about those)."""
+    return sp.expand(e, log=False, power_exp=False)
+
+
+def _log_number(c):
+    """log of a positive number as a sum of logs of primes and of other numbers."""
+    if not all(f.is_positive for f in sp.Mul.make_args(c)):
+        return sp.log(c)
+    out = []
+    for f in sp.Mul.make_args(c):
+        base, k = (f.base, f.exp) if isinstance(f, sp.Pow) and f.base.is_Rational else (f, sp.S.One)
+        if base.is_Rational and base.is_positive and max(base.p, base.q) < 10 ** 12:
+            for p, m in sp.factorint(base.p).items():
+                out.append(k * m * sp.log(p))
+            for p, m in sp.factorint(base.q).items():
+                out.append(-k * m * sp.log(p))
+        else:
+            out.append(sp.log(f))
+    return sp.Add(*out)
+
+
+def _factor_list(base):
+    """factor_list with every exp(u) kept whole (sympy's polys would split exp(a + b))."""
+    exps = list(sp.ordered(base.atoms(sp.exp)))
+    if not exps:
+        return sp.factor_list(base)
+    dummies = {x: sp.Dummy(f"e{i}") for i, x in enumerate(exps)}
+    back = {d: x for x, d in dummies.items()}
+    cf, factors = sp.factor_list(base.xreplace(dummies))
+    return cf, [(g.xreplace(back), m) for g, m in factors]
+
+
+def _quick_positive(e, facts: Facts, depth=0) -> bool:
+    """e > 0 by its structure (sums and products of positive parts, exp of a real, a
+    power of a positive base), asking the facts' slack reasoning only about the leaves
+    without functions: that reasoning is slow on a large sum with exps and logs in it."""
+    if e.is_positive is True:
+        return True
+    if depth > 8:
+        return False
+    if isinstance(e, sp.exp):
+        return facts.is_real(e.args[0])
+    if isinstance(e, sp.Pow):
+        return (e.exp.is_real or facts.is_real(e.exp)) and _quick_positive(e.base, facts, depth + 1)
+    if not e.has(sp.Function, sp.Pow):
+        return facts.is_positive(e)
+    if isinstance(e, sp.Mul):
+        return all(_quick_positive(f, facts, depth + 1) for f in e.args)
+    if isinstance(e, sp.Add):
+        if all(t.is_nonnegative is True or _quick_positive(t, facts, depth + 1) for t in e.args) and any(
+                t.is_positive is True or _quick_positive(t, facts, depth + 1) for t in e.args):
+            return True
+        # an expanded sum may hide a positive grouping: z - z e^u + e^u = z + (1 - z) e^u
+        if depth < 2 and e.has(sp.exp):
+            grouped = _group_by_exps(e)
+            return grouped != e and _quick_positive(grouped, facts, depth + 2)
+    return False
+
+
+def _group_by_exps(e):
+    """A sum with its terms grouped by their product of exps: the coefficients summed."""
+    groups: dict = {}
+    for t in e.args:
+        fs = sp.Mul.make_args(t)
+        key = sp.Mul(*[f for f in fs if isinstance(f, sp.exp)])
+        groups.setdefault(key, []).append(sp.Mul(*[f for f in fs if not isinstance(f, sp.exp)]))
+    return sp.Add(*[sp.Add(*cs) * k for k, cs in groups.items()])
+
+
+def _sign_of(g, facts: Facts) -> int:
+    """+1 or -1 if g's sign is proven, else 0."""
+    if isinstance(g, sp.exp):
+        return 1 if facts.is_real(g.args[0]) else 0
+    # the cheap structural check first, in the likelier direction (z - 1 is probably negative)
+    signs = (-1, 1) if isinstance(g, sp.Add) and g.as_coeff_Add()[0].is_negative else (1, -1)
+    for sg in signs:
+        if _quick_positive(sg * g, facts):
+            return sg
+    for sg in signs:
+        if facts.is_positive(sg * g):
+            return sg
+    return 0
+
+
+def _signed_factors(base, facts: Facts):
+    """(c, [(g, m), ...]) with base == c * prod g**m, c a number, every g provably positive
+    and every m an integer; the factorisation of a polynomial base where it is small."""
+    if isinstance(base, sp.Add) and sp.count_ops(base) <= _FACTOR_OPS:
+        cf, factors = _factor_list(base)
+        out = []
+        for g, m in factors:
+            sg = _sign_of(g, facts)
+            if sg == 0:
+                out = None
+                break
+            if sg < 0:
+                g = -g
+                if m % 2:
+                    cf = -cf
+            out.append((g, m))
+        if out is not None:
+            return cf, out
+    sg = _sign_of(base, facts)
+    if sg == 0:
+        return None
+    return (sp.S.One, [(base, 1)]) if sg > 0 else (sp.S.NegativeOne, [(-base, 1)])
+
+
+def _has_radical_sum(e) -> bool:
+    return any(isinstance(t, sp.Add) and any(not p.exp.is_Integer for p in t.atoms(sp.Pow))
+               for t in sp.Mul.make_args(e))
+
+
+_RADSIMP_OPS = 120
+
+
+def _rationalise(num, den):
+    """num/den with every factor p + q sqrt(b) of den whose conjugate product p**2 - q**2 b
+    is root-free replaced by that product (num times the conjugate p - q sqrt(b)): a sum
+    with a root is often not provably positive, (s - b) when s = sqrt(b**2 + 1), while the
+    conjugate and the product are.  The numerator is kept as a product (not expanded),
+    so that (b + s)/(s - b) becomes (b + s)*(b + s)/1."""
+    new_num, new_den = [num], []
+    for f in sp.Mul.make_args(den):
+        base, k = (f.base, f.exp) if isinstance(f, sp.Pow) else (f, sp.S.One)
+        roots = [p for p in base.atoms(sp.Pow) if p.exp == sp.S.Half] if isinstance(base, sp.Add) else []
+        if not (k.is_Integer and k > 0) or len(roots) != 1:
+            new_den.append(f)
+            continue
+        root = roots[0]
+        q = base.coeff(root)
+        p = sp.expand(base - q * root)
+        if q == 0 or p.has(root) or q.has(root):
+            new_den.append(f)
+            continue
+        prod = sp.expand(p ** 2 - q ** 2 * root.base)
+        if prod == 0 or prod.has(root):
+            new_den.append(f)
+            continue
+        new_num.append((p - q * root) ** k)
+        new_den.append(prod ** k)
+    return sp.Mul(*new_num), sp.Mul(*new_den)
+
+
+def _positive_parts(a, facts: Facts, depth=0):
+    """(c, [(f, k), ...]) with a == c * prod f**k, c a positive number, every f provably
+    positive (exp(u) of a real u included) and every k real; None if that is not shown."""
+    if depth > 3:
+        return None
+    a = sp.together(a)
+    num, den = sp.fraction(a)
+    if _has_radical_sum(den) and sp.count_ops(a) <= _RADSIMP_OPS:
+        num, den = _rationalise(num, den)
+    c = sp.S.One
+    parts: dict = {}
+
+    def add(f, k):
+        parts[f] = parts.get(f, sp.S.Zero) + k
+
+    for side, sgn in ((num, 1), (den, -1)):
+        for f in sp.Mul.make_args(side):
+            if f.is_number:
+                if not (f.is_positive or f.is_negative):
+                    return None
+                c *= f ** sgn
+                continue
+            base, k = (f.base, f.exp) if isinstance(f, sp.Pow) else (f, sp.S.One)
+            k = k * sgn
+            if not (k.is_real or facts.is_real(k)):
+                return None
+            if isinstance(base, sp.exp):
+                if not facts.is_real(base.args[0]):
+                    return None
+                add(base, k)
+            elif k.is_integer:
+                got = _signed_factors(base, facts)
+                if got is None:
+                    return None
+                c *= got[0] ** k
+                for g, m in got[1]:
+                    if isinstance(g, sp.Pow) and not g.exp.is_integer:
+                        # a root the factorisation exposed, e.g. sqrt(b**2 + 1): split it further
+                        sub = _positive_parts(g, facts, depth + 1)
+                        if sub is None:
+                            add(g, k * m)
+                            continue
+                        c *= sub[0] ** (k * m)
+                        for h, j in sub[1]:
+                            add(h, j * k * m)
+                    else:
+                        add(g, k * m)
+            else:
+                # a non-integer power: (c' prod f**j)**k = c'**k prod f**(j k) for a positive base
+                sub = _positive_parts(base, facts, depth + 1)
+                if sub is None:
+                    if not facts.is_positive(base):
+                        return None
+                    sub = (sp.S.One, [(base, sp.S.One)])
+                c *= sub[0] ** k
+                for h, j in sub[1]:
+                    add(h, j * k)
+    if c.is_positive is not True:
+        return None
+    return c, [(f, k) for f, k in parts.items() if k != 0]
+
+
+def _log_form(a, facts: Facts):
+    """log(a) as a sum of logs of positive factors (exp factors give their exponents), or None."""
+    got = _positive_parts(a, facts)
+    if got is None:
+        return None
+    c, parts = got
+    out = [_log_number(c)]
+    for f, k in parts:
+        out.append(k * (f.args[0] if isinstance(f, sp.exp) else sp.log(f)))
+    return sp.Add(*out)
+
+
+def _pow_form(b, r, facts: Facts):
+    """b**r (r real, not an integer) as a product of powers of positive factors, or None."""
+    got = _positive_parts(b, facts)
+    if got is None:
+        return None
+    c, parts = got
+    out = [c ** r]
+    for f, k in parts:
+        out.append(sp.exp(_plain_expand(f.args[0] * k * r)) if isinstance(f, sp.exp) else f ** (k * r))
+    return sp.Mul(*out)
+
+
+def _exp_log_node(node, facts: Facts):
+    if isinstance(node, sp.asinh) and facts.is_real(node.args[0]):
+        u = node.args[0]
+        node = sp.log(u + sp.sqrt(u ** 2 + 1))
+    if isinstance(node, sp.log):
+        got = _log_form(node.args[0], facts)
+        return node if got is None else got
+    if isinstance(node, sp.Pow) and not node.exp.is_integer and not node.is_number and (
+            node.exp.is_real or facts.is_real(node.exp)):
+        if isinstance(node.base, sp.exp) and facts.is_real(node.base.args[0]):
+            return sp.exp(_plain_expand(node.base.args[0] * node.exp))
+        got = _pow_form(node.base, node.exp, facts)
+        return node if got is None else got
+    if isinstance(node, sp.Add):
+        node = _merge_denominators(node)
+    if isinstance(node, sp.Mul):
+        exps = [f for f in node.args if isinstance(f, sp.exp)]
+        if len(exps) > 1:
+            rest = [f for f in node.args if not isinstance(f, sp.exp)]
+            node = sp.Mul(*rest, sp.exp(_plain_expand(sp.Add(*[f.args[0] for f in exps]))))
+        if isinstance(node, sp.Mul):
+            node = _merge_roots(node, facts)
+    return node
+
+
+def _merge_denominators(node):
+    """a/d + b/d = (a + b)/d for terms with the same denominator (x/D + (1 - x)/D = 1/D)."""
+    groups: dict = {}
+    for t in node.args:
+        n, d = t.as_numer_denom() if t.is_Mul or t.is_Pow else (t, sp.S.One)
+        if d != 1:
+            groups.setdefault(d, []).append((t, n))
+    if not any(len(g) > 1 for g in groups.values()):
+        return node
+    out = list(node.args)
+    for d, ts in groups.items():
+        if len(ts) < 2:
+            continue
+        for t, _ in ts:
+            out.remove(t)
+        out.append(sp.Add(*[n for _, n in ts]) / d)
+    return sp.Add(*out)
+
+
+def _merge_roots(node, facts: Facts):
+    """prod b_i**r = (prod b_i)**r for positive b_i and real r, where the product of the
+    bases multiplies out to something smaller: sqrt(s - b) sqrt(s + b) = sqrt(s**2 - b**2)."""
+    groups: dict = {}
+    for f in node.args:
+        if isinstance(f, sp.Pow) and not f.exp.is_integer and not f.is_number and isinstance(f.base, sp.Add):
+            groups.setdefault(f.exp, []).append(f)
+    if not any(len(g) > 1 for g in groups.values()):
+        return node
+    out = list(node.args)
+    for r, fs in groups.items():
+        if len(fs) < 2 or not (r.is_real or facts.is_real(r)):
+            continue
+        if not all(facts.is_positive(f.base) for f in fs):
+            continue
+        merged = _plain_expand(sp.Mul(*[f.base for f in fs]))
+        if sp.count_ops(merged) < sum(sp.count_ops(f.base) for f in fs):
+            for f in fs:
+                out.remove(f)
+            out.append(merged ** r)
+    return sp.Mul(*out)
+
+
+_BINDING = (sp.Integral, sp.Sum, sp.Product, sp.Lambda, sp.Subs, sp.Derivative, sp.Limit)
+
+
+def exp_log_form(expr, facts: Facts = NO_FACTS):
+    """expr rewritten bottom-up by the identities above (each where it is proven to hold)."""
+    memo: dict = {}
+
+    def walk(node):
+        if node.is_Atom or isinstance(node, _BINDING):
+            # the facts are about the free symbols: a bound variable of the same name is
+            # another quantity, so nothing under a binder is rewritten
+            return node
+        got = memo.get(node)
+        if got is not None:
+            return got
+        args = [walk(a) for a in node.args]
+        new = node.func(*args) if any(a is not b for a, b in zip(args, node.args)) else node
+        out = _exp_log_node(new, facts) if isinstance(new, sp.Expr) else new
+        memo[node] = out
+        return out
+
+    return walk(sp.sympify(expr))
+
+
+# the exp/log normal form followed by a rational simplification (tried after the others;
+# new names go at the end: committed certificates name the strategy that won)
+_EXP_LOG_NAMES = ("exp-log+expand", "exp-log+together", "exp-log+cancel")
+_STRATEGY_NAMES = ("exact", "expand", "cancel", "together", "simplify", "radsimp+simplify") + _EXP_LOG_NAMES
+_CLASSIC_NAMES = _STRATEGY_NAMES[:6]
+
+
+def _exp_log_strategies():
+    # tried in this order (together is cheap on the sums of fractions the KL terms leave;
+    # expanding those first multiplies them out)
+    return [
+        ("exp-log+together", lambda e: _plain_expand(sp.together(e))),
+        ("exp-log+expand", _plain_expand),
+        ("exp-log+cancel", sp.cancel),
+    ]
+
+
+def _transcendental(e) -> bool:
+    return e.has(sp.log, sp.exp, sp.asinh)
 
 
 def _strategies():
@@ -243,15 +668,16 @@ def _timeboxed(thunk, seconds=None):
         return None
 
 
-def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero"):
+def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero", strategies=None):
     """Return (strategy name, 0) if expr simplifies to exactly zero, else (None, residual).
 
     With a trace, the strategies tried are the trace's options at this decision point
     (all of them when searching, only the recorded one when replaying a certificate), and
-    the winner is recorded."""
+    the winner is recorded.  `strategies` restricts the names tried (default: all)."""
     expr = sp.sympify(expr)
     point = trace.point(at, expr, facts.key()) if trace is not None else None
-    options = trace.options(point, _STRATEGY_NAMES) if trace is not None else list(_STRATEGY_NAMES)
+    names = _STRATEGY_NAMES if strategies is None else tuple(n for n in _STRATEGY_NAMES if n in strategies)
+    options = trace.options(point, names) if trace is not None else list(names)
     if not options:
         return None, expr
     memo_key = ("zero", expr, facts.key(), tuple(options))
@@ -288,6 +714,34 @@ def _zero_by(expr, facts, options, replay):
         expr = done
     if expr.has(sp.Piecewise):
         expr = sp.piecewise_fold(expr)
+    residual = expr
+    if any(n in options for n in _CLASSIC_NAMES):
+        label, name, residual = _zero_by_classic(expr, facts, options, seconds)
+        if label is not None:
+            return label, name, residual
+    if any(n in options for n in _EXP_LOG_NAMES) and _transcendental(expr):
+        label, name = _zero_by_exp_log(expr, facts, options, seconds)
+        if label is not None:
+            return label, name, sp.S.Zero
+    return None, None, residual
+
+
+def _zero_by_exp_log(expr, facts, options, seconds):
+    """The exp/log normal form (one slice), then each rational simplification (a slice each)."""
+    form = _timeboxed(lambda: exp_log_form(expr, facts), seconds)
+    if form is None:
+        return None, None
+    for name, f in _exp_log_strategies():
+        if name not in options:
+            continue
+        r = _timeboxed(lambda f=f: f(form), seconds)
+        if r is not None and r == 0:
+            return name, name
+    return None, None
+
+
+def _zero_by_classic(expr, facts, options, seconds):
+    """The strategies of _CLASSIC_NAMES, cheapest first."""
     residual = expr
     prefix = ""
     big = sp.count_ops(expr) > _MAX_OPS
@@ -438,7 +892,8 @@ def with_ends(domain) -> list:
     return out
 
 
-_ZERO_ROUTES = ("zero", "zero, roots as symbols")
+# tried in this order; certificates record a route by its name
+_ZERO_ROUTES = ("zero", "zero with the ends", "zero, roots as symbols")
 _SIGN_ROUTES = ("sign", "sign with the ends", "exp and roots as symbols", "affine ends", "log bounds")
 
 
@@ -478,6 +933,13 @@ def _route(route, goal, e, rep, facts, facts_ends, seconds, trace):
     if route == "zero":
         how = zero_by(e, facts, trace, at="goal zero")[0]
         return f"sympy ({how})" if how else None
+    if route == "zero with the ends":
+        # the exp/log normal form needs the factors' signs: 1 - z > 0 for z in (0, 1) is
+        # only known with the intervals' ends (the plain route used the where relations)
+        if facts_ends is None or not _transcendental(e):
+            return None
+        how = zero_by(e, facts_ends, trace, at="goal zero, ends", strategies=_EXP_LOG_NAMES)[0]
+        return f"sympy ({how}; with the intervals' ends)" if how else None
     if route == "zero, roots as symbols":
         # an identity for every positive value of sqrt(p (1 - p)) holds for its actual
         # value; as a positive symbol, log(exp(c/beta)) = c/beta is sympy's to see

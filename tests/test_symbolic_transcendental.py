@@ -1,0 +1,197 @@
+"""The exp/log normal form of the exact zero test (backends/symbolic.py).
+
+Each rewrite must prove true identities with log, exp, asinh and roots, and must NOT
+prove a false near-variant: a sign flip, a missing factor, a log split over factors of
+unknown sign, asinh of a different argument, log(exp(x)) = x for a complex x.
+"""
+
+import sympy as sp
+from sympy import Interval, Rational, asinh, exp, log, sqrt
+
+from verify_claims.backends import symbolic as S
+from verify_claims.backends.symbolic import Facts, decide_sign_goal, zero_by
+from verify_claims.engine.context import Trace
+from verify_claims.engine.goals import Goal
+from verify_claims.model.domain import Domain
+
+beta = sp.Symbol("beta", positive=True)
+x, y = sp.Symbol("x", real=True), sp.Symbol("y", positive=True)
+a, b = sp.Symbol("a", real=True), sp.Symbol("b", real=True)
+z = sp.Symbol("z", positive=True)
+w = sp.Symbol("w")  # complex
+s = sqrt(beta**2 + 1)
+
+# b2-large-g-threshold-single-stationary: beta^3 + beta^2 s + beta + s = (beta + s)(beta^2 + 1)
+ROOT_RESIDUAL = -log(beta + s) + log(beta**2 + 1) - log(beta**3 + beta**2 * s + beta + s) + 2 * asinh(beta)
+
+
+def proved(expr, facts=S.NO_FACTS):
+    S._SEARCHED.clear()  # every case searched afresh (no answer remembered from another test)
+    return zero_by(expr, facts)[0]
+
+
+def not_proved(expr, facts=S.NO_FACTS):
+    return proved(expr, facts) is None
+
+
+# ------------------------------------------------------------------ true identities
+def test_threshold_root_residual_is_zero():
+    assert proved(ROOT_RESIDUAL) in S._EXP_LOG_NAMES
+
+
+def test_threshold_root_residual_as_the_claim_substitutes_it():
+    # h(x*) at ref_c: the form the Root kind hands over (before any simplification)
+    e = (-log((sqrt(1 - 1 / (beta**2 + 1)) / 2 + Rational(1, 2)) / (Rational(1, 2) - sqrt(1 - 1 / (beta**2 + 1)) / 2))
+         + log(1 / ((1 - 1 / (exp(-2 * asinh(beta) + 2 * s / beta) + 1)) * (exp(-2 * asinh(beta) + 2 * s / beta) + 1)))
+         + 1 / (beta * sqrt(Rational(1, 2) - sqrt(1 - 1 / (beta**2 + 1)) / 2)
+                * sqrt(sqrt(1 - 1 / (beta**2 + 1)) / 2 + Rational(1, 2))))
+    assert proved(e) in S._EXP_LOG_NAMES
+
+
+def test_log_of_exp_times_positive():
+    assert proved(log(exp(x) * y) - x - log(y))
+
+
+def test_positive_factor_splits_off_any_real():
+    # log(p q) = log p + log q for p > 0 whatever the sign of q: true, and proved
+    assert proved(log(exp(x) * a) - x - log(a))
+
+
+def test_exp_products_combine_for_complex_exponents():
+    assert proved(exp(w) * exp(-w) - 1)
+    assert proved(exp(w) * exp(2 * w) - exp(3 * w))
+
+
+def test_logit_of_a_sigmoid():
+    # log(ref/(1 - ref)) = u for ref = 1/(1 + e^-u), u real (the direct-KL stationary points)
+    ref = 1 / (1 + exp(-x))
+    assert proved(log(ref / (1 - ref)) - x)
+
+
+def test_asinh_rewritten_as_log():
+    assert proved(asinh(beta) - log(beta + sqrt(beta**2 + 1)))
+    assert proved(asinh(x) - log(x + sqrt(x**2 + 1)))  # any real argument
+
+
+def test_conjugate_pair_of_logs():
+    # log(s - beta) + log(s + beta) = log(s^2 - beta^2) = 0: s - beta > 0 by squaring
+    assert proved(log(s - beta) + log(s + beta))
+    assert proved(sqrt(s - beta) * sqrt(s + beta) - 1)
+
+
+def test_log_split_with_a_slack():
+    # 1 - z > 0 only with the interval's end (z < 1) as a slack
+    assert proved(log(z * (1 - z)) - log(z) - log(1 - z), Facts(positive=[1 - z]))
+    assert proved(log(z * (1 - z)) - log(z) - log(1 - z), Facts(nonnegative=[Rational(99, 100) - z]))
+
+
+def test_root_of_a_product_with_a_slack():
+    # sqrt(1 - (2z - 1)^2) = 2 sqrt(z) sqrt(1 - z) (the derivative of asin(2z - 1))
+    assert proved(sqrt(1 - (2 * z - 1)**2) - 2 * sqrt(z) * sqrt(1 - z), Facts(positive=[1 - z]))
+
+
+# ------------------------------------------------------------------ false near-variants
+def test_sign_flip_is_not_zero():
+    assert not_proved(-log(beta + s) + log(beta**2 + 1) - log(beta**3 + beta**2 * s + beta + s) - 2 * asinh(beta))
+
+
+def test_missing_factor_is_not_zero():
+    assert not_proved(-log(beta + s) - log(beta**3 + beta**2 * s + beta + s) + 2 * asinh(beta))
+    assert not_proved(log(exp(x) * y) - x)
+    assert not_proved(log(exp(x) * y) - log(y))
+    assert not_proved(log(beta**3 + beta**2 * s + beta + s) - log(beta + s) - log(beta**2 + 2))
+
+
+def test_log_of_a_product_of_reals_of_unknown_sign_is_not_split():
+    assert not_proved(log(a * b) - log(a) - log(b))
+    assert not_proved(log(a**2) - 2 * log(a))  # 2 log(a) = log(a**2) + 2 i pi for a < 0
+    assert not_proved(log(exp(w) * a) - w - log(a))
+    assert not_proved(sqrt(a * b) - sqrt(a) * sqrt(b))
+    assert not_proved((a * b)**Rational(1, 3) - a**Rational(1, 3) * b**Rational(1, 3))
+
+
+def test_log_split_without_the_slack_is_not_done():
+    # z > 0 only: for z > 1 both logs of negatives pick up i*pi and the identity fails
+    assert not_proved(log(z / (1 - z)) - log(z) + log(1 - z))
+    assert not_proved(log((1 - z)**2) - 2 * log(1 - z))
+    assert not_proved(log((1 - z)**3 * (2 - z)) - 3 * log(1 - z) - log(2 - z), Facts(positive=[2 - z]))
+    assert proved(log((1 - z)**2) - 2 * log(1 - z), Facts(positive=[1 - z]))
+    # a non-strict end does not make 1 - z positive
+    assert not Facts(nonnegative=[1 - z]).is_positive(1 - z)
+    assert Facts(nonnegative=[Rational(99, 100) - z]).is_positive(1 - z)
+
+
+def test_asinh_with_a_wrong_argument_is_not_zero():
+    assert not_proved(asinh(2 * beta) - log(beta + sqrt(beta**2 + 1)))
+    assert not_proved(asinh(beta) - log(beta + sqrt(beta**2 + 2)))
+    assert not_proved(ROOT_RESIDUAL.subs(asinh(beta), asinh(beta + 1)))
+
+
+def test_log_of_exp_of_a_complex_argument_is_not_simplified():
+    assert not_proved(log(exp(w)) - w)
+    assert not_proved(log(exp(w) * y) - w - log(y))
+    assert not_proved(log(exp(x * w)) - x * w)
+    assert not_proved(exp(w)**Rational(1, 2) - exp(w / 2))
+
+
+def test_conjugate_false_variants():
+    assert not_proved(log(sqrt(beta**2 + 2) - beta) + log(s + beta))
+    assert not_proved(sqrt(s - beta) * sqrt(s + beta) - 2)
+
+
+# ------------------------------------------------------------------ Facts
+def test_facts_realness_needs_the_slack():
+    assert not Facts().is_real(sqrt(1 - z))
+    assert Facts(positive=[1 - z]).is_real(sqrt(1 - z))
+    assert Facts(positive=[1 - z]).is_real(log(1 - z) / sqrt(z * (1 - z)))
+    assert not Facts().is_real(log(w))
+    assert not Facts().is_real(log(a))
+
+
+def test_facts_positivity_by_squares():
+    assert Facts().is_positive(sqrt(beta**2 + 1) - beta)
+    assert not Facts().is_positive(beta - sqrt(beta**2 + 1))
+    assert not Facts().is_positive(sqrt(beta**2 + 1) - 2 * beta)  # negative for beta > 1/sqrt(3)
+    assert not Facts().is_positive(sqrt(beta**2 - 1) - beta)
+
+
+def test_facts_exp_of_a_real_by_slack_is_positive():
+    facts = Facts(positive=[1 - z])
+    assert facts.is_positive(exp(sqrt(1 - z)))
+    assert not Facts().is_positive(exp(sqrt(1 - z)))
+    assert facts.is_positive(z + (1 - z) * exp(log(z) / sqrt(1 - z)))
+
+
+# ------------------------------------------------------------------ goals and certificates
+def test_zero_goal_uses_the_intervals_ends():
+    e = log(z / (1 - z)) - log(z) + log(1 - z)
+    S._SEARCHED.clear()
+    assert decide_sign_goal(Goal(e, "zero", Domain({z: Interval.open(0, 1)}), "t"), 10.0)
+    S._SEARCHED.clear()
+    assert not decide_sign_goal(Goal(e, "zero", Domain({z: Interval.open(0, sp.oo)}), "t"), 10.0)
+
+
+def test_new_strategies_keep_the_old_names_and_replay():
+    assert S._STRATEGY_NAMES[:6] == ("exact", "expand", "cancel", "together", "simplify", "radsimp+simplify")
+    assert all(n in S._STRATEGY_NAMES[6:] for n in S._EXP_LOG_NAMES)
+    S._SEARCHED.clear()
+    trace = Trace()
+    how, _ = zero_by(ROOT_RESIDUAL, S.NO_FACTS, trace, at="value solves")
+    assert how in S._EXP_LOG_NAMES
+    assert set(trace.record.values()) == {how}
+    # a replay runs only the recorded strategy, and proves it again
+    S._SEARCHED.clear()
+    replay = Trace(replay=trace.record)
+    assert zero_by(ROOT_RESIDUAL, S.NO_FACTS, replay, at="value solves")[0] == how
+    # a replay of a false variant at the same decision point name finds no record
+    S._SEARCHED.clear()
+    bad = ROOT_RESIDUAL + 1
+    assert zero_by(bad, S.NO_FACTS, Trace(replay=trace.record), at="value solves")[0] is None
+
+
+def test_nothing_under_a_binder_is_rewritten():
+    # the facts are about the free x: the integration variable of the same name is another
+    # quantity (2 - x < 0 on (2, 3)), so the normal form leaves the integral alone
+    xp = sp.Symbol("x", positive=True)
+    integral = sp.Integral(log((2 - xp)**2), (xp, 0, 3))
+    assert S.exp_log_form(integral, Facts(positive=[2 - xp])) == integral
