@@ -195,3 +195,14 @@ def test_nothing_under_a_binder_is_rewritten():
     xp = sp.Symbol("x", positive=True)
     integral = sp.Integral(log((2 - xp)**2), (xp, 0, 3))
     assert S.exp_log_form(integral, Facts(positive=[2 - xp])) == integral
+
+
+def test_logs_under_an_integral_are_not_split_by_the_domains_facts():
+    """The x bound by the integral is not the domain's x: 2 - x > 0 says nothing about it, and
+    log((2 - x)**2) = 2 log(2 - x) is false for x in (2, 3]."""
+    import sympy as sp
+    from verify_claims.backends.symbolic import Facts, zero_by
+    x = sp.Symbol("x")
+    e = sp.Integral(sp.log((2 - x) ** 2), (x, 0, 3)) - sp.Integral(2 * sp.log(2 - x), (x, 0, 3))
+    facts = Facts(positive=(2 - x,))
+    assert zero_by(e, facts)[0] is None

@@ -264,7 +264,14 @@ def split_logs(expr, facts: Facts):
     """Expand log(a*b/c) into log a + log b - log c wherever every factor is provably
     positive: the identity holds then, so this is a sound rewrite (unlike force=True)."""
     reps = {}
+    # a symbol bound by an Integral/Sum/Product is not the domain's symbol of that name:
+    # the facts say nothing about it, and xreplace would rewrite the log under the binder too
+    bound = set()
+    for b in expr.atoms(sp.Integral, sp.Sum, sp.Product):
+        bound |= set(b.variables)
     for lg in sp.ordered(expr.atoms(sp.log)):
+        if bound and lg.free_symbols & bound:
+            continue
         arg = sp.together(lg.args[0])
         num, den = sp.fraction(arg)
         if _factors_positive(num, facts) and _factors_positive(den, facts):
