@@ -20,7 +20,8 @@ from ..backends.functions import nonsmooth
 from ..backends.numeric import (Evaluator, NumericOutcome, Undefined, fmt, point_repr, sample_points, screen_order,
                                 tol, undefined_cx)
 from ..backends.sampling import holds, in_interval, where_values
-from ..backends.symbolic import CERTIFIED, ProofOutcome, assume, is_linear, prove_sign, short, zero_by
+from ..backends.symbolic import (CERTIFIED, Facts, ProofOutcome, assume, is_linear, prove_sign, short, with_ends,
+                                 zero_by)
 from ..backends.interval import Curve
 from ..engine.goals import Certificate, Goal, methods_for, none_check, open_interval, solve_goal, undecided
 from ..model.claims import substitute
@@ -239,7 +240,10 @@ class MaximiserKind(Kind):
 
     def prove(self, claim, ctx):
         feas = claim.feasible()
-        rep, facts = assume(claim, feas)
+        rep, _ = assume(claim, feas)
+        # the intervals' ends as facts too (1 - z_1 > 0 for z_1 in (0, 1)): what the exp/log
+        # normal form needs to split the logs of Appendix B.2's first-order conditions
+        facts = Facts.from_relations(with_ends(claim.domain) + with_ends(feas), rep)
         obj = objective(claim).xreplace(rep)
         wrt = [rep[v] for v in claim.wrt]
         at = {rep[k]: sp.sympify(v).xreplace(rep) for k, v in claim.at.items()}
