@@ -36,7 +36,7 @@ import mpmath
 import sympy as sp
 
 from . import Backend, Decision
-from .interval import IV, Curve, branch_and_bound
+from .interval import IV, Curve, box_declines, branch_and_bound
 
 __all__ = ["BallEncloser", "BALL", "BallBackend", "compile_ball", "FUNCTIONS", "arb_to_mpf"]
 
@@ -249,26 +249,13 @@ class BallEncloser:
 BALL = BallEncloser()
 
 
-def _declines(goal):
-    if goal.want == "zero" or goal.extra:
-        return "equalities are not decided by enclosures"
-    from .functions import info
-    for node in sp.preorder_traversal(sp.sympify(goal.expr)):
-        if node.is_Atom:
-            continue
-        fi = info(type(node))
-        if fi is None or not fi.ball:
-            return f"{type(node).__name__} has no ball enclosure here"
-    return None
-
-
 class BallBackend(Backend):
     """Branch-and-bound over arb balls, with the touching and where-relation reductions."""
 
     name = "ball"
 
     def declines(self, goal):
-        return _declines(goal)
+        return box_declines(goal, "ball", "no ball enclosure here")
 
     def decide(self, goal, seconds, trace=None):
         """Plain branch-and-bound, else a where relation as a lower bound, else a touching

@@ -606,22 +606,28 @@ def _rat(x):
     return (r.p, r.q)
 
 
+def box_declines(goal, capability: str, missing: str) -> str | None:
+    """Why a box method cannot decide the goal: an equality, or a function the table
+    (``functions.TABLE``) does not give this `capability` ("interval" or "ball")."""
+    if goal.want == "zero" or goal.extra:
+        return "equalities are not decided by enclosures"
+    from .functions import info
+    for node in sp.preorder_traversal(sp.sympify(goal.expr)):
+        if node.is_Atom:
+            continue
+        fi = info(type(node))
+        if fi is None or not getattr(fi, capability):
+            return f"{type(node).__name__} has {missing}"
+    return None
+
+
 class IntervalBackend:
     """Branch-and-bound with outward rounding (mpmath.iv)."""
 
     name = "interval"
 
     def declines(self, goal):
-        if goal.want == "zero" or goal.extra:
-            return "equalities are not decided by enclosures"
-        from .functions import info
-        for node in sp.preorder_traversal(sp.sympify(goal.expr)):
-            if node.is_Atom:
-                continue
-            fi = info(type(node))
-            if fi is None or not fi.interval:
-                return f"{type(node).__name__} has no interval extension here"
-        return None
+        return box_declines(goal, "interval", "no interval extension here")
 
     def decide(self, goal, seconds, trace=None):
         from . import Decision
