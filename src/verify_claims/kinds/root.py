@@ -558,35 +558,55 @@ def _root_rest(claim, methods, deadline, solved, records, settings, trace=None):
         if ans[0] == "violated":
             raise Found(ans[1])
         tried.append(f"smt: {ans[1]}")
-    if "monotone sides" in uroutes:
-        won = _monotone_sides(claim, res, x, v, iv, sets, dom, methods, deadline, records, used, tried, trace)
+    # a double root (the residual's derivative also 0 at the value, exactly) is most often
+    # unique by touching: that route first then, the derivative-sign routes after it
+    order = ["monotone sides", "signed sides", "touching"]
+    if "ball" in methods and "touching" in uroutes and _double_root(claim, res, x, v, trace):
+        order = ["touching", "monotone sides", "signed sides"]
+    for route in order:
+        if route not in uroutes or route != "monotone sides" and "ball" not in methods:
+            continue
+        if route == "monotone sides":
+            won = _monotone_sides(claim, res, x, v, iv, sets, dom, methods, deadline, records, used, tried, trace)
+        elif route == "signed sides":
+            won = _signed_sides(claim, res, x, v, iv, sets, dom, deadline, records, used, tried, trace)
+        else:
+            won = _touching_root(claim, res, x, iv, sets, deadline, records, used, tried, trace)
         if won is not None:
             if trace is not None:
-                trace.won(upoint, "monotone sides")
+                trace.won(upoint, route)
             return won, ""
-    if "signed sides" in uroutes and "ball" in methods:
-        won = _signed_sides(claim, res, x, v, iv, sets, dom, deadline, records, used, tried, trace)
-        if won is not None:
-            if trace is not None:
-                trace.won(upoint, "signed sides")
-            return won, ""
-    if "touching" in uroutes and "ball" in methods:
-        # a double root: the residual has one sign except on one curve where it touches 0
-        # (its second derivative strictly signed around it); the value is a root, so it is
-        # that curve, and the only root
-        d2 = Domain({**sets, x: open_interval(iv)}, tuple(claim.domain.where))
-        for want in ("positive", "negative"):
-            g = Goal(res, want, d2, f"residual {want} except where it touches 0", off_curve=True)
-            m, detail, _ = solve_goal(g, ["ball"], deadline, none_check, trace)
-            if m is not None:
-                records.append({"goal": "no other root in the interval", "method": m,
-                                "detail": f"the residual is {want} except on one curve where it touches 0 "
-                                          f"(a double root): {detail}"})
-                if trace is not None:
-                    trace.won(upoint, "touching")
-                return used + [m], ""
-        tried.append("touching: no touching curve found")
     return None, "uniqueness not established (" + ("; ".join(tried) or "not recorded in the certificate") + ")"
+
+
+def _double_root(claim, res, x, v, trace) -> bool:
+    """Does the residual's derivative vanish at the value too, exactly (under the domain's
+    assumptions and interval ends)?  Asked once per claim."""
+    from ..backends.symbolic import Facts, with_ends
+
+    def ask():
+        rep = claim.domain.assumption_symbols()
+        facts = Facts.from_relations(with_ends(claim.domain), rep)
+        der = sp.diff(res, x).xreplace({x: v}).xreplace(rep)
+        return zero_by(der, facts, trace, at="root double")[0] is not None
+    return derived(claim, "double root", ask)
+
+
+def _touching_root(claim, res, x, iv, sets, deadline, records, used, tried, trace):
+    """A double root: the residual has one sign except on one curve where it touches 0 (its
+    second derivative strictly signed around it); the value is a root, so it is that curve,
+    and the only root."""
+    d2 = Domain({**sets, x: open_interval(iv)}, tuple(claim.domain.where))
+    for want in ("positive", "negative"):
+        g = Goal(res, want, d2, f"residual {want} except where it touches 0", off_curve=True)
+        m, detail, _ = solve_goal(g, ["ball"], deadline, none_check, trace)
+        if m is not None:
+            records.append({"goal": "no other root in the interval", "method": m,
+                            "detail": f"the residual is {want} except on one curve where it touches 0 "
+                                      f"(a double root): {detail}"})
+            return used + [m]
+    tried.append("touching: no touching curve found")
+    return None
 
 
 def _signed_sides(claim, res, x, v, iv, sets, dom, deadline, records, used, tried, trace):
@@ -597,9 +617,8 @@ def _signed_sides(claim, res, x, v, iv, sets, dom, deadline, records, used, trie
     (a double root, order 2): the ball backend's root isolation, with parameters."""
     from ..backends.interval import Curve
     from ..backends.symbolic import zero_by
-    der = sp.diff(res, x)
     orders = [1]
-    if zero_by(der.xreplace({x: v}), trace=trace, at="root double")[0] is not None:
+    if _double_root(claim, res, x, v, trace):
         orders = [2]  # a double root: the first derivative cannot have a sign around it
     sides = []
     for rel, side, txt in ((x < v, "left", "below"), (x > v, "right", "above")):
