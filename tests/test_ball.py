@@ -276,3 +276,18 @@ def test_a_double_root_with_another_root_is_not_unique():
     one = root("double-alone", sp.Eq((x - sp.Rational(1, 2)) ** 2 * sp.exp(x), 0), sp.Rational(1, 2), {},
                interval=sp.Interval.open(0, 1))
     assert certify(one, solved=True).verdict == "certified"
+
+
+def test_a_root_whose_residual_is_not_monotone_is_unique_by_its_signs():
+    """(x - 1)(2 + sin 5x): its derivative changes sign on both sides of 1, the residual does
+    not: negative below, positive above (boxes away from 1, the curve's order 1 around it)."""
+    c = root("signed-sides", sp.Eq((x - 1) * (2 + sp.sin(5 * x)), 0), 1, {}, interval=sp.Interval.open(0, 3))
+    cert = certify(c, solved=True)
+    assert cert.verdict == "certified"
+    assert "residual negative below the value" in cert.detail and "residual positive above the value" in cert.detail
+    # moved root: (x - 1)(2 + sin 5x) claimed to vanish only at 1 on an interval that also holds
+    # a second root of a variant is refuted
+    wrong = root("signed-sides-two-roots", sp.Eq((x - 1) * (sp.Rational(1, 2) + sp.sin(5 * x)), 0), 1, {},
+                 interval=sp.Interval.open(0, 3))
+    assert certify(wrong, solved=True).verdict != "certified"
+    assert verify(wrong).status == "refuted"
