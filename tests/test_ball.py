@@ -291,3 +291,29 @@ def test_a_root_whose_residual_is_not_monotone_is_unique_by_its_signs():
                  interval=sp.Interval.open(0, 3))
     assert certify(wrong, solved=True).verdict != "certified"
     assert verify(wrong).status == "refuted"
+
+
+# ---------------------------------------------------------------- probabilities compared by their logits
+def test_probabilities_are_compared_by_their_logits():
+    """A > B for A, B in (0, 1) is logit A > logit B: Appendix B.2's best response F(p) > p
+    becomes h(p) > 0 (the where relation min h > 0 as its lower bound, the logistic coordinate)."""
+    p = sp.Symbol("p_old")
+    F = 1 / (1 + (1 - r) * sp.exp(-1 / (b * sp.sqrt(p * (1 - p)))) / r)
+    dom = Domain({p: sp.Interval.open(0, 1), b: POS, r: sp.Interval.open(0, 1)}, (MIN_H > 0,))
+    dec = certification_backends()["ball"].decide(Goal(F - p, "positive", dom, "F(p) > p"), 20)
+    assert dec.verdict == "holds" and "logit A > logit B" in dec.detail
+    # without the where relation F(p) < p somewhere (ref small): never certified, and refuted
+    c = ineq("best-response-above-p-always", F, ">", p, {p: sp.Interval.open(0, 1), b: POS, r: sp.Interval.open(0, 1)},
+             certify_with="ball")
+    assert certify(c).verdict != "certified"
+    assert verify(c).status == "refuted"
+
+
+def test_a_sigmoid_shifted_by_a_millionth_is_ordered_and_the_reverse_is_refuted():
+    s = lambda t: 1 / (1 + sp.exp(-t))  # noqa: E731
+    dom = {x: sp.Interval(-50, 50)}
+    assert certify(ineq("sigmoid-shift", s(x + sp.Rational(1, 10 ** 6)), ">", s(x), dom, certify_with="ball")).verdict \
+        == "certified"
+    wrong = ineq("sigmoid-shift-reversed", s(x), ">", s(x + sp.Rational(1, 10 ** 6)), dom, certify_with="ball")
+    assert certify(wrong).verdict != "certified"
+    assert verify(wrong).status == "refuted"

@@ -319,7 +319,7 @@ def _decision(ans, note="", how=""):
     return Decision("unknown", f"ball: {ans.detail}", boxes=ans.boxes, depth=ans.depth)
 
 
-def _reductions(goal, e, deadline, replay=None):
+def _reductions(goal, e, deadline, replay=None, logit=True):
     """(Decision, route) by the where-relation bound or the touching curve (see the module
     docstring), or None.  `replay`: the one route to run."""
     from ..model.domain import Domain
@@ -327,6 +327,10 @@ def _reductions(goal, e, deadline, replay=None):
     if want in ("negative", "nonpositive"):
         e, want = -e, "positive" if want == "negative" else "nonnegative"
     dom = goal.domain
+    if logit and (replay is None or replay.startswith("logit: ")):
+        sub = _logit_comparison(goal, e, want, deadline, replay)
+        if sub is not None or replay is not None:
+            return sub
     # e > 0 (>= 0) where W > 0 (W >= 0): e - W >= 0 suffices
     for i, w in enumerate(dom.where):
         if replay is not None and not replay.startswith(f"where {i}:"):
@@ -348,6 +352,70 @@ def _reductions(goal, e, deadline, replay=None):
         return None
     sub = _touching(e, want, dom, deadline, plain=False, replay=replay)
     return sub if sub is not None and sub[0].verdict == "holds" else None
+
+
+def _logit_comparison(goal, e, want, deadline, replay=None):
+    """e = A - B with A and B probabilities (in (0, 1) at every domain point, shown by sympy):
+    A > B exactly when logit A > logit B, logit being increasing on (0, 1).  The logits are
+    put in the exp/log normal form (each rewrite proven under the domain's facts), which turns
+    Appendix B.2's best response F(p) = 1/(1 + (1 - ref)/ref e^{-1/(beta s(p))}) into
+    logit ref + 1/(beta s(p)): F(p) > p becomes h(p) > 0.  Route "logit: <route>"."""
+    from .symbolic import Facts, exp_log_form, prove_sign, with_ends
+    from .timebox import TimeUp, time_limit
+    pos = [t for t in sp.Add.make_args(e) if not t.could_extract_minus_sign()]
+    neg = [-t for t in sp.Add.make_args(e) if t.could_extract_minus_sign()]
+    if not pos or not neg or deadline - time.process_time() < 1.0:
+        return None
+    a, b = sp.Add(*pos), sp.Add(*neg)
+    rep = goal.domain.assumption_symbols()
+    back = {v: k for k, v in rep.items()}
+    facts = Facts.from_relations(with_ends(goal.domain), rep)
+    box = None
+    try:
+        with time_limit(min(3.0, (deadline - time.process_time()) / 3)) as box:
+            ar, br = a.xreplace(rep), b.xreplace(rep)
+            for p in (ar, br):
+                if not (prove_sign(p, "positive", facts) and prove_sign(sp.together(1 - p), "positive", facts)):
+                    return None
+            la = exp_log_form(sp.log(sp.together(ar / (1 - ar))), facts)
+            lb = exp_log_form(sp.log(sp.together(br / (1 - br))), facts)
+            d = sp.expand(la - lb).xreplace(back)
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise
+        return None
+    except Exception:  # noqa: BLE001 - not this way
+        return None
+    from . import HOLDS
+    from ..engine.goals import Goal
+    g = Goal(d, want, goal.domain, f"logit({short_text(a)}) - logit({short_text(b)})")
+    sub_replay = replay.split(": ", 1)[1] if replay else None
+    if sub_replay in (None, "plain"):
+        ok = _defined_quick(d, goal.domain, deadline)
+        ans = branch_and_bound(d, want, goal.domain, defined=ok, encloser=BALL,
+                               seconds=max(0.05, (deadline - time.process_time()) / 3))
+        if ans.verdict == "holds":
+            dec = _decision(ans)
+            return (Decision(HOLDS, f"ball, A > B as logit A > logit B (both in (0, 1)): {dec.detail}",
+                             boxes=dec.boxes, depth=dec.depth), "logit: plain")
+        if sub_replay == "plain":
+            return None
+    more = _reductions(g, d, deadline, sub_replay, logit=False)
+    if more is None:
+        return None
+    dec, route = more
+    return (Decision(HOLDS, f"ball, A > B as logit A > logit B (both in (0, 1)): {dec.detail}",
+                     boxes=dec.boxes, depth=dec.depth), f"logit: {route}")
+
+
+def short_text(e, n=60):
+    s = str(e)
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+def _defined_quick(e, domain, deadline):
+    from .definedness import defined
+    return defined(e, domain, min(1.0, max(0.1, (deadline - time.process_time()) / 6)))
 
 
 def _touching(e, want, domain, deadline, plain=True, replay=None, substitute=True, off_curve=False):
