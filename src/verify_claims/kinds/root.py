@@ -616,7 +616,6 @@ def _signed_sides(claim, res, x, v, iv, sets, dom, deadline, records, used, trie
     order 1), or of its second derivative when the first also vanishes exactly at the value
     (a double root, order 2): the ball backend's root isolation, with parameters."""
     from ..backends.interval import Curve
-    from ..backends.symbolic import zero_by
     orders = [1]
     if _double_root(claim, res, x, v, trace):
         orders = [2]  # a double root: the first derivative cannot have a sign around it
