@@ -317,3 +317,24 @@ def test_a_sigmoid_shifted_by_a_millionth_is_ordered_and_the_reverse_is_refuted(
     wrong = ineq("sigmoid-shift-reversed", s(x), ">", s(x + sp.Rational(1, 10 ** 6)), dom, certify_with="ball")
     assert certify(wrong).verdict != "certified"
     assert verify(wrong).status == "refuted"
+
+
+# ---------------------------------------------------------------- 0 log 0 = 0
+def test_a_maximiser_whose_objective_fixes_0_log_0_is_certified_by_continuity():
+    """Piecewise((0, Eq(x, 0)), (x log x, True)) is x log x inside [0, 1] and continuous at 0
+    (sympy.limit): route A on the smooth branch.  With a wrong value at the end (1 instead of
+    0) the objective jumps there: never certified."""
+    g = b * x - (sp.Piecewise((0, sp.Eq(x, 0)), (x * sp.log(x), True))
+                 + sp.Piecewise((0, sp.Eq(x, 1)), ((1 - x) * sp.log(1 - x), True)))
+    v = sp.exp(b) / (1 + sp.exp(b))
+    ok = Maximiser(id="entropy-max", title="t", ref=REF, objective=g, wrt=(x,), at={x: v}, over={x: sp.Interval(0, 1)},
+                   domain={b: sp.Interval(-2, 2)})
+    ok.validate()
+    res = verify(ok)
+    assert res.status == "certified" and "continuous at x = 0" in res.evidence["certificate"]["detail"]
+    jump = Maximiser(id="entropy-max-jump", title="t", ref=REF, wrt=(x,), at={x: v}, over={x: sp.Interval(0, 1)},
+                     objective=g.xreplace({sp.Piecewise((0, sp.Eq(x, 0)), (x * sp.log(x), True)):
+                                           sp.Piecewise((-1, sp.Eq(x, 0)), (x * sp.log(x), True))}),
+                     domain={b: sp.Interval(-2, 2)})
+    jump.validate()
+    assert verify(jump).status != "certified"

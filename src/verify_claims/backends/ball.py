@@ -271,6 +271,7 @@ class BallBackend(Backend):
         replay = trace.replay.get(point) if trace is not None and trace.replaying else None
         if trace is not None and trace.replaying and replay is None:
             return Decision("unknown", "ball: no route recorded in the certificate")
+        goal = _without_redundant_relations(goal)
         ok = defined(e, goal.domain, seconds / 4)
         curve = getattr(goal, "curve", None)
         if getattr(goal, "off_curve", False):
@@ -310,6 +311,30 @@ class BallBackend(Backend):
         return sub[0]
 
 
+def _without_redundant_relations(goal):
+    """The goal without `where` relations its intervals already imply (x < 1 for x in (0, 1),
+    which route A adds for a maximiser at 1): such a relation would keep a curve's variable
+    from counting as free."""
+    from dataclasses import replace
+
+    from ..model.domain import Domain
+    keep = []
+    for w in goal.domain.where:
+        w = sp.sympify(w)
+        st = goal.domain.sets.get(w.lhs) if isinstance(w, sp.core.relational.Relational) else None
+        if isinstance(st, sp.Interval) and w.rhs.is_number:
+            implied = {sp.StrictLessThan: st.sup < w.rhs or st.sup == w.rhs and st.right_open,
+                       sp.LessThan: st.sup <= w.rhs,
+                       sp.StrictGreaterThan: st.inf > w.rhs or st.inf == w.rhs and st.left_open,
+                       sp.GreaterThan: st.inf >= w.rhs}.get(type(w))
+            if implied is True or implied is sp.true:
+                continue
+        keep.append(w)
+    if len(keep) == len(goal.domain.where):
+        return goal
+    return replace(goal, domain=Domain(dict(goal.domain.sets), tuple(keep)))
+
+
 def _decision(ans, note="", how=""):
     if ans.verdict == "holds":
         return Decision("holds", f"ball branch-and-bound{how}: {ans.detail}{note}", boxes=ans.boxes, depth=ans.depth)
@@ -331,23 +356,30 @@ def _reductions(goal, e, deadline, replay=None, logit=True):
         sub = _logit_comparison(goal, e, want, deadline, replay)
         if sub is not None or replay is not None:
             return sub
-    # e > 0 (>= 0) where W > 0 (W >= 0): e - W >= 0 suffices
+    # e > 0 (>= 0) where W > 0 (W >= 0): e - c W >= 0 suffices, for c = 1 or a positive
+    # parameter of the domain (Appendix B.2: Phi' = beta h against min h, so c = beta)
+    scales = [sp.S.One] + [s for s in sorted(dom.sets, key=str) if e.has(s) and _positive_coordinate(dom.sets[s])]
     for i, w in enumerate(dom.where):
-        if replay is not None and not replay.startswith(f"where {i}:"):
+        if not isinstance(w, (sp.StrictGreaterThan, sp.GreaterThan, sp.StrictLessThan, sp.LessThan)):
             continue
-        if isinstance(w, (sp.StrictGreaterThan, sp.GreaterThan, sp.StrictLessThan, sp.LessThan)):
-            lower = w.lhs - w.rhs if isinstance(w, (sp.StrictGreaterThan, sp.GreaterThan)) else w.rhs - w.lhs
-            strict_w = isinstance(w, (sp.StrictGreaterThan, sp.StrictLessThan))
-            if want == "positive" and not strict_w:
+        lower = w.lhs - w.rhs if isinstance(w, (sp.StrictGreaterThan, sp.GreaterThan)) else w.rhs - w.lhs
+        strict_w = isinstance(w, (sp.StrictGreaterThan, sp.StrictLessThan))
+        if want == "positive" and not strict_w:
+            continue
+        rest = Domain(dict(dom.sets), tuple(r for r in dom.where if r is not w))
+        for c in scales:
+            tag = f"where {i}:" if c == 1 else f"where {i} x {c}:"
+            if replay is not None and not replay.startswith(tag):
                 continue
-            rest = Domain(dict(dom.sets), tuple(r for r in dom.where if r is not w))
-            diff = e - lower
+            diff = _normal_form(e - c * lower, rest, deadline)
             if not diff.free_symbols or deadline - time.process_time() < 0.2:
                 continue
             sub = _touching(diff, "nonnegative", rest, deadline, replay=replay.split(": ", 1)[1] if replay else None)
             if sub is not None and sub[0].verdict == "holds":
-                return (Decision("holds", f"ball, the where relation {w} as a lower bound (e - ({lower}) >= 0): "
-                                 + sub[0].detail, boxes=sub[0].boxes, depth=sub[0].depth), f"where {i}: {sub[1]}")
+                scaled = "" if c == 1 else f"{c} * "
+                return (Decision("holds", f"ball, the where relation {w} as a lower bound (e - {scaled}({lower}) >= 0,"
+                                 f"{'' if c == 1 else f' {c} > 0'}): " + sub[0].detail, boxes=sub[0].boxes,
+                                 depth=sub[0].depth), f"{tag} {sub[1]}")
     if replay is not None and not replay.startswith(("touching ", "logistic ")):
         return None
     sub = _touching(e, want, dom, deadline, plain=False, replay=replay)
@@ -408,6 +440,33 @@ def _logit_comparison(goal, e, want, deadline, replay=None):
                      boxes=dec.boxes, depth=dec.depth), f"logit: {route}")
 
 
+def _normal_form(e, domain, deadline):
+    """e in the exp/log normal form under the domain's facts and interval ends (identities
+    only, each proven where it is used), expanded: terms of e and of a where relation that
+    cancel (log ref - log(1 - ref) against log(ref/(1 - ref))) are gone.  e itself when
+    that does not finish in its slice."""
+    from .symbolic import Facts, exp_log_form, with_ends
+    from .timebox import TimeUp, time_limit
+    rep = domain.assumption_symbols()
+    box = None
+    try:
+        with time_limit(min(2.0, max(0.1, (deadline - time.process_time()) / 6))) as box:
+            facts = Facts.from_relations(with_ends(domain), rep)
+            out = sp.expand(exp_log_form(e.xreplace(rep), facts))
+            return out.xreplace({v: k for k, v in rep.items()})
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise
+        return e
+    except Exception:  # noqa: BLE001 - no normal form: the expression as it is
+        return e
+
+
+def _positive_coordinate(st) -> bool:
+    """A coordinate whose interval lies in (0, oo): a positive scale for a where relation."""
+    return isinstance(st, sp.Interval) and (st.start > 0 or st.start == 0 and st.left_open)
+
+
 def short_text(e, n=60):
     s = str(e)
     return s if len(s) <= n else s[: n - 3] + "..."
@@ -424,7 +483,7 @@ def _touching(e, want, domain, deadline, plain=True, replay=None, substitute=Tru
     from ..model.domain import Domain
     from .definedness import defined
     from .symbolic import Facts, with_ends, zero_by
-    from .timebox import TimeUp, time_limit
+
     ok = defined(e, domain, min(1.0, (deadline - time.process_time()) / 4))
     if plain and replay in (None, "plain"):
         ans = branch_and_bound(e, want, domain, seconds=max(0.05, (deadline - time.process_time()) / 3),
@@ -443,7 +502,7 @@ def _touching(e, want, domain, deadline, plain=True, replay=None, substitute=Tru
     rep = domain.assumption_symbols()
     back = {v: k for k, v in rep.items()}
     facts = Facts.from_relations(with_ends(domain), rep)
-    er = e.xreplace(rep)
+    er = _hyperbolic_as_exp(e.xreplace(rep))
     if substitute and (replay is None or replay.startswith("logistic ")):
         # first: in the logistic coordinate the curve can be followed to infinity
         sub = _logistic(e, want, domain, deadline, replay, off_curve)
@@ -454,19 +513,11 @@ def _touching(e, want, domain, deadline, plain=True, replay=None, substitute=Tru
             continue
         if deadline - time.process_time() < 0.3 and replay is None:
             return None
+        if substitute and replay is None and domain.sets[x] == sp.Interval.open(0, 1):
+            continue  # its logistic coordinate was tried above: the same curve, easier to follow
         xr = rep.get(x, x)
-        box = None
-        try:
-            with time_limit(min(2.0, (deadline - time.process_time()) / 3)) as box:
-                ex = sp.diff(er, xr)
-                sols = _exp_solutions(ex, xr) + list(sp.solve(ex, xr, check=False))[:4]
-        except TimeUp as exc:
-            if exc.box is not box:
-                raise
-            continue
-        except Exception:  # noqa: BLE001 - sympy cannot solve it: no curve this way
-            continue
-        for k, v in enumerate(sols):
+        ex = sp.diff(er, xr)
+        for k, v in enumerate(_candidates(ex, xr, deadline)):
             if replay is not None and replay != f"touching {x} {k}":
                 continue
             if v.has(xr) or v.is_real is False:
@@ -540,19 +591,51 @@ def _vanishes_numerically(exprs, domain, rep) -> bool:
     return True
 
 
-def _exp_solutions(ex, x) -> list:
+def _candidates(ex, x, deadline):
+    """Solutions of ex = 0 for x, cheapest first: those of an exp-polynomial (w = exp(k x)),
+    then, only if the caller asks for more, sympy's solve (seconds on a large expression).
+    The order is fixed, so a certificate names a curve by its index."""
+    from .timebox import TimeUp, time_limit
+    for solver in (_exp_solutions, lambda e, v: list(sp.solve(e, v, check=False))[:4]):
+        box = None
+        try:
+            with time_limit(min(2.0, max(0.1, (deadline - time.process_time()) / 3))) as box:
+                found = solver(ex, x)
+        except TimeUp as exc:
+            if exc.box is not box:
+                raise
+            found = []
+        except Exception:  # noqa: BLE001 - sympy cannot solve it: no curve this way
+            found = []
+        if found is None:
+            continue  # not an exp-polynomial: sympy's solve next
+        yield from found
+        if solver is _exp_solutions:
+            return  # an exp-polynomial's roots in w are all its roots: solve would find no others
+
+
+def _hyperbolic_as_exp(e):
+    """sinh, cosh, tanh as exponentials (identities): the zero test knows exp(log w) = w, not
+    cosh(log w) = (w + 1/w)/2."""
+    hyper = {h: h.rewrite(sp.exp) for h in e.atoms(sp.sinh, sp.cosh, sp.tanh)}
+    return e.xreplace(hyper) if hyper else e
+
+
+def _exp_solutions(ex, x):
     """Solutions of ex = 0 when ex is a rational function of w = exp(k x): solved for w > 0,
-    then x = log(w)/k.  sympy's own solve returns log(2 b^2 + 2 b sqrt(b^2 + 1) + 1) where this
+    then x = log(w)/k (None: ex is not such a function).  sympy's own solve returns log(2 b^2 + 2 b sqrt(b^2 + 1) + 1) where this
     gives 2 log(b + sqrt(b^2 + 1)), a form the zero test can show to be exact."""
+    # cosh(u/2) and its kin (the logistic coordinate's simplify makes them) as exponentials
+    ex = _hyperbolic_as_exp(ex)
     exps = [a for a in ex.atoms(sp.exp) if a.has(x)]
     coeffs = []
     for a in exps:
         c = sp.diff(a.args[0], x)
         if c.has(x) or not c.is_Rational or c == 0:
-            return []
+            return None
         coeffs.append(c)
     if not coeffs:
-        return []
+        return None
     k = coeffs[0]
     for c in coeffs[1:]:
         k = sp.gcd(k, c)
@@ -560,7 +643,7 @@ def _exp_solutions(ex, x) -> list:
     reps = {a: sp.exp(a.args[0] - sp.diff(a.args[0], x) * x) * w ** (sp.diff(a.args[0], x) / k) for a in exps}
     ew = sp.simplify(ex.xreplace(reps))
     if ew.has(x):
-        return []
+        return None  # x also outside the exponentials: not an exp-polynomial
     return [sp.log(r) / k for r in sp.solve(ew, w, check=False)[:4] if r.is_positive is not False]
 
 

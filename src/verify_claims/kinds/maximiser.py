@@ -465,9 +465,15 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
                            detail=route + "; " + "; ".join(f"{r['goal']}: {r['detail']}" for r in records),
                            seconds=time.process_time() - t0, goals=records)
 
+    f_open, ends = f, []
     try:
         if nonsmooth(f):
-            raise _Stop("objective not smooth (Piecewise/Max/...): no derivative argument")
+            # 0 log 0 = 0: a Piecewise that only fixes the value at an end of the variable's
+            # interval is the smooth branch inside it (route A, continuity at the end below)
+            pieces = removable_at_ends(f, wrt, feas) if claim.scope == "global" else None
+            if pieces is None:
+                raise _Stop("objective not smooth (Piecewise/Max/...): no derivative argument")
+            f_open, ends = pieces
         for g in _feasibility_goals(claim, at, feas):
             need(g)
     except _Stop as stop:
@@ -492,10 +498,20 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
         until = time.process_time() + (deadline - time.process_time()) / 2
         try:
             x, v, iv = wrt[0], at[wrt[0]], feas.sets[wrt[0]]
-            whole = Domain({**params, x: iv}, tuple(claim.domain.where))
-            if not defined(f, whole, max(0.5, (deadline - time.process_time()) / 6), trace, at="A: f defined"):
-                raise _Stop("the objective is not shown defined on the whole feasible interval")
-            der = sp.diff(f, x)
+            if ends:
+                # f is the smooth branch on the open interval, and continuous at each closed end
+                inner = Domain({**params, x: open_interval(iv)}, tuple(claim.domain.where))
+                if not defined(f_open, inner, max(0.5, (deadline - time.process_time()) / 6), trace,
+                               at="A: f defined inside"):
+                    raise _Stop("the objective is not shown defined inside the feasible interval")
+                for end, side in ends:
+                    records.append(_continuity_at_end(f, f_open, x, end, side, claim.domain))
+                    used.append("symbolic")
+            else:
+                whole = Domain({**params, x: iv}, tuple(claim.domain.where))
+                if not defined(f, whole, max(0.5, (deadline - time.process_time()) / 6), trace, at="A: f defined"):
+                    raise _Stop("the objective is not shown defined on the whole feasible interval")
+            der = sp.diff(f_open, x)
             for rel, want, side in ((x < v, "nonnegative", "left of"), (x > v, "nonpositive", "right of")):
                 if side == "right of" and iv.end.is_finite and sp.sympify(iv.end - v) == 0 or \
                         side == "left of" and iv.start.is_finite and sp.sympify(v - iv.start) == 0:
@@ -514,7 +530,7 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
         except _Stop as stop:
             why.append(f"route A: {stop}")
             del records[n:]
-    if "B" not in routes and "C" not in routes:
+    if "B" not in routes and "C" not in routes or ends:
         return undecided(t0, records, "maximiser: " + "; ".join(why))
     try:
         if not first_order_proved:
@@ -549,6 +565,58 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
     except _Stop as stop:
         why.append(f"route {'B' if claim.scope == 'global' else 'C'}: {stop}")
     return undecided(t0, records, "maximiser: " + "; ".join(why))
+
+
+def removable_at_ends(f, wrt, feas):
+    """(f with its Piecewise pieces replaced by their general branch, [(end, side)]) when every
+    Piecewise in f is Piecewise((c, Eq(x, e)), (g, True)) for the one variable x and e a
+    closed end of its interval: f is g inside the interval, and its value at e is c.  None
+    otherwise."""
+    if len(wrt) != 1:
+        return None
+    x = wrt[0]
+    iv = feas.sets.get(x)
+    if not isinstance(iv, sp.Interval):
+        return None
+    reps, ends = {}, []
+    for pw in sp.ordered(f.atoms(sp.Piecewise)):
+        if len(pw.args) != 2 or pw.args[1].cond is not sp.true:
+            return None
+        cond = pw.args[0].cond
+        if not isinstance(cond, sp.Eq) or x not in (cond.lhs, cond.rhs):
+            return None
+        e = cond.rhs if cond.lhs == x else cond.lhs
+        if e == iv.start and not iv.left_open:
+            side = "+"
+        elif e == iv.end and not iv.right_open:
+            side = "-"
+        else:
+            return None
+        reps[pw] = pw.args[1].expr
+        if (e, side) not in ends:
+            ends.append((e, side))
+    g = f.xreplace(reps)
+    if nonsmooth(g):
+        return None
+    return g, ends
+
+
+def _continuity_at_end(f, g, x, end, side, domain):
+    """f (g inside the interval) continuous at a closed end: lim g = f(end), by sympy.limit
+    and the exact zero test, under the domain's assumptions.  Raises _Stop."""
+    rep = domain.assumption_symbols()
+    xr = sp.Dummy("x", real=True)
+    gr, fr = g.xreplace(rep).xreplace({x: xr}), f.xreplace(rep).xreplace({x: xr})
+    try:
+        at_end = fr.xreplace({xr: end})
+        lim = sp.limit(gr, xr, end, side)
+    except Exception as exc:  # noqa: BLE001 - not established this way
+        raise _Stop(f"continuity at {x} = {end}: sympy.limit failed ({type(exc).__name__})")
+    if lim.has(sp.Limit) or not at_end.is_finite or zero_by(lim - at_end)[0] is None:
+        raise _Stop(f"continuity at {x} = {end} not shown (limit {short(lim)} against the value {short(at_end)})")
+    return {"goal": f"continuous at {x} = {end} (the limit of the smooth branch is the value there)",
+            "method": "symbolic", "detail": f"sympy.limit from the {'right' if side == '+' else 'left'}: "
+                                            f"{short(lim)} = {short(at_end)}"}
 
 
 def leading_minor(hess, k):
