@@ -15,15 +15,25 @@ curves), with enclosures computed in arb balls:
   intervals instead (``interval.enclose``: 1/[0, a] = [1/a, +oo], log [0, a] = [-oo, ...]),
   which is what the ends where an expression tends to +-oo need.
 
-Before splitting boxes, the backend tries the two reductions that make tight and
-conditional goals decidable (``decide``):
+When the plain search stops undecided, the backend tries reductions that make tight and
+conditional goals decidable (``decide``), each an equivalence or a sufficient condition:
 
-- *touching*: if the search stops undecided, e is minimised exactly on a curve: for one
-  variable x, e_x = 0 solved by sympy gives x = v(rest), and e = e_x = 0 there exactly
-  (sympy) -- the goal is then re-run with that zero curve (order 2: boxes containing the
-  curve are decided by e_xx >= 0 on them);
+- *probabilities by their logits*: e = A - B with A, B in (0, 1) (shown by sympy) has the
+  sign of logit A - logit B, put in the exp/log normal form (Appendix B.2's F(p) > p is
+  h(p) > 0);
 - *a where relation as a lower bound*: for e > 0 under a ``where`` relation W > 0, it
-  suffices that e - W >= 0 without that relation (e = (e - W) + W > 0).
+  suffices that e - c W >= 0 without that relation, for c = 1 or a positive parameter
+  (e = (e - c W) + c W > 0);
+- *touching*: e is minimised exactly on a curve: for one variable x, e_x = 0 solved (as an
+  exp-polynomial in w = exp(k x), else by sympy) gives x = v(rest), and e = e_x = 0 there
+  exactly (sympy); then e_xx >= 0 at every point (sympy), or on every box containing the
+  curve (order 2), gives e >= 0 -- and e > 0 off the curve where e_xx > 0, which is how a
+  double root is shown to be the only one;
+- *the logistic coordinate*: for x on (0, 1), the touching search again in u with
+  x = 1/(1 + exp(-u)), where logit x = u and sqrt(x (1 - x)) = 1/(2 cosh(u/2)), so a curve
+  running into a corner (x* -> 1 as beta -> oo) runs to infinity along u instead.
+
+The route that decided a goal is recorded in the trace and a replay runs only that route.
 
 Precision is arb's default 53 bits (``flint.ctx.prec``, never changed here).
 """
