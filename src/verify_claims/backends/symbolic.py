@@ -17,6 +17,12 @@ log or root whole.
 Sign goals with logarithms use the tangent bounds 1 - 1/u <= log u <= u - 1 (u > 0):
 c*log u is replaced by its lower bound for the proven sign of c, and the log-free bound
 is shown exactly 0, positive, or by z3.
+
+Monotone differences: c (f(A) - f(B)) with f strictly monotone on a range A and B are
+proven to lie in (log on (0, oo); roots and even powers on [0, oo); negative powers on
+(0, oo); odd powers, exp, asinh, atan on the reals) has the sign of c (A - B), times -1
+for a decreasing f; a sum with such a pair and a non-negative rest is positive
+(Facts._monotone_difference).  A - B is compared as it is, then over a common denominator.
 """
 
 from __future__ import annotations
@@ -101,6 +107,10 @@ class Facts:
             return True
         if depth > 6:
             return False
+        # c (f(A) - f(B)) + (terms >= 0) for a strictly monotone f: first, as it is cheap to
+        # rule out (no matched pair of terms) and the slack search below is slow on such sums
+        if isinstance(e, sp.Add) and depth <= _MONO_DEPTH and self._monotone_difference(e, depth, True):
+            return True
         small = sp.count_ops(e) <= _SLACK_OPS
         for k in self.positive:
             # a slack can only explain a small expression that contains its symbols;
@@ -233,13 +243,163 @@ class Facts:
             if sp.cancel(e / k).is_nonnegative is True:
                 return True
         if isinstance(e, sp.Add):
-            return all(self.is_nonnegative(t, depth + 1) for t in e.args)
+            if all(self.is_nonnegative(t, depth + 1) for t in e.args):
+                return True
+            return depth <= _MONO_DEPTH and self._monotone_difference(e, depth, False)
         if isinstance(e, sp.Mul):
             return all(self.is_nonnegative(f, depth + 1) for f in e.args)
         return False
 
+    # -------------------------------------------------------------- monotone differences
+    def _monotone_difference(self, e, depth, strict) -> bool:
+        """e = c (f(A) - f(B)) + rest with f strictly monotone on a range that A and B are
+        proven to lie in (``_monotone_parts``), the sign of c proven, and rest >= 0: then
+        sign(c (f(A) - f(B))) = sign(c) * (+1 increasing, -1 decreasing) * sign(A - B), and
+        A - B > 0 (>= 0 when not strict) is asked of these facts (also after together and
+        factor: z_2/(1 - z_2) - z_1/(1 - z_1) = (z_2 - z_1)/((1 - z_1)(1 - z_2)))."""
+        parts, numbers = {}, []
+        for i, t in enumerate(e.args):
+            if t.is_number:
+                if t.is_real:
+                    numbers.append((i, t))
+                continue
+            got = _monotone_parts(t)
+            if got is not None:
+                parts.setdefault(got[0], []).append((i, got[1], got[2], got[3]))
+        pairs = []  # (i, j, key, c, A, bases of A, B, bases of B): terms i, j are c (f(A) - f(B))
+        for key, terms in parts.items():  # in the order of e.args (deterministic)
+            for a, (i, ci, Ai, bi) in enumerate(terms):
+                for j, cj, Aj, bj in terms[a + 1:]:
+                    if (ci + cj) == 0:
+                        pairs.append((i, j, key, ci, Ai, bi, Aj, bj))
+            if key[0] in ("pow", "exp"):
+                # a number n is n f(A0) with A0 = 1 for a power, 0 for exp: 1 - 1/(1 + K)
+                a0 = sp.S.One if key[0] == "pow" else sp.S.Zero
+                for j, cj, Aj, bj in terms:
+                    for i, n in numbers:
+                        if (n + cj) == 0:
+                            pairs.append((i, j, key, n, a0, (a0,), Aj, bj))
+        for i, j, key, c, A, a_bases, B, b_bases in pairs:
+            if not self._pair_sign(key, c, A, a_bases, B, b_bases, depth, strict):
+                continue
+            rest = sp.Add(*[t for k, t in enumerate(e.args) if k not in (i, j)])
+            if rest == 0 or rest.is_nonnegative is True or self.is_nonnegative(rest, depth + 1):
+                return True
+        return False
+
+    def _pos(self, e, depth) -> bool:
+        """e > 0, by its structure first (products and powers of positive parts, exp of a
+        real, sums of non-negative terms one of them positive), each leaf by is_positive.
+        (_quick_positive restarts the depth count: it would not stop on the differences
+        this rule builds.)"""
+        if e.is_positive is True:
+            return True
+        if depth > 6:
+            return False
+        if isinstance(e, sp.exp):
+            return self.is_real(e.args[0])
+        if isinstance(e, sp.Pow):
+            ok = (e.exp.is_real or self.is_real(e.exp)) and self._pos(e.base, depth + 1)
+        elif isinstance(e, sp.Mul):
+            ok = all(self._pos(f, depth + 1) for f in e.args)
+        elif isinstance(e, sp.Add) and e.has(sp.Function, sp.Pow):
+            ok = all(t.is_nonnegative is True or self._pos(t, depth + 1) for t in e.args) and any(
+                t.is_positive is True or self._pos(t, depth + 1) for t in e.args)
+        else:
+            ok = False
+        return ok or self.is_positive(e, depth)
+
+    def _pair_sign(self, key, c, A, a_bases, B, b_bases, depth, strict) -> bool:
+        """c (f(A) - f(B)) > 0 (>= 0 when not strict), f named by key (see _MONO_FUNCS)."""
+        d = depth + 2
+        if c.is_number:
+            sc = 1 if c.is_positive else (-1 if c.is_negative else 0)
+        else:
+            sc = 1 if self._pos(c, d) else (-1 if self._pos(-c, d) else 0)
+        if sc == 0:
+            return False
+        name = key[0]
+        p = key[1] if name == "pow" else None
+        increasing = p is None or p > 0
+        # f(hi) - f(lo) with hi - lo > 0 is what c (f(A) - f(B)) > 0 needs
+        (hi, hi_bases), (lo, lo_bases) = ((A, a_bases), (B, b_bases)) if (sc > 0) == increasing else \
+            ((B, b_bases), (A, a_bases))
+        if name in ("exp", "asinh", "atan") or p is not None and p.is_integer and p > 0 and p.is_odd:
+            # increasing on the reals (odd powers of a product: (u v)**p = u**p v**p always)
+            if not (self.is_real(A) and self.is_real(B)):
+                return False
+            return self._difference_sign(hi - lo, d, strict)
+        if name == "log":
+            in_range = self._pos  # log on (0, oo)
+        elif p > 0:
+            # roots and even powers: increasing on [0, oo)
+            def in_range(u, dd):
+                return u.is_nonnegative is True or self._pos(u, dd) or self.is_nonnegative(u, dd)
+        else:
+            in_range = self._pos  # negative powers: decreasing on (0, oo)
+        # the range is upward closed: lo in it and hi >= lo put hi in it.  A product of
+        # powers is the power of the product only where every base is in range, on both sides
+        if not all(in_range(u, d) for u in lo_bases):
+            return False
+        if not self._difference_sign(hi - lo, d, strict):
+            return False
+        return len(hi_bases) == 1 or all(in_range(u, d) for u in hi_bases)
+
+    def _difference_sign(self, diff, depth, strict) -> bool:
+        """diff > 0 (>= 0 when not strict), as it is, else over a common denominator."""
+        ask = self._pos if strict else self.is_nonnegative
+        if diff.is_number:
+            return bool(diff.is_positive if strict else diff.is_nonnegative)
+        if ask(diff, depth):
+            return True
+        if sp.count_ops(diff) > _SLACK_OPS:
+            return False
+        tog = sp.together(diff)
+        if tog != diff and ask(tog, depth):
+            return True
+        fac = sp.factor(tog)
+        return fac != tog and fac != diff and ask(fac, depth)
+
 
 NO_FACTS = Facts()
+
+# the monotone-difference rule: the is_positive depths it applies at (each use asks about
+# A, B and A - B two levels deeper, so it nests at most twice)
+_MONO_DEPTH = 4
+# strictly increasing on the reals (exp, asinh, atan) or on the positive reals (log);
+# powers x**p with rational p are handled apart (see Facts._pair_sign)
+_MONO_FUNCS = (sp.log, sp.exp, sp.asinh, sp.atan)
+
+
+def _monotone_parts(t):
+    """(key, c, A, bases) with t == c * f(A) for a strictly monotone f named by key, or None:
+    c * g(A) for g one of _MONO_FUNCS (the only such factor: key (name,)), or
+    c * prod b_i**p for the rational p != 0, 1 of every non-numeric power factor of t with
+    another exponent than 1 (key ("pow", p), A = prod b_i, bases = (b_i, ...); the product
+    of powers is the power of the product only where the bases are in range, which
+    Facts._pair_sign proves of each b_i)."""
+    coeff, rest = t.as_coeff_Mul()
+    fs = sp.Mul.make_args(rest)
+    funcs = [f for f in fs if isinstance(f, _MONO_FUNCS)]
+    if funcs:
+        if len(funcs) != 1:
+            return None
+        g = funcs[0]
+        c = coeff * sp.Mul(*[f for f in fs if f is not g])
+        if c.has(g):
+            return None
+        return (type(g).__name__,), c, g.args[0], (g.args[0],)
+    pows = [f for f in fs if isinstance(f, sp.Pow) and not f.is_number]
+    if not pows:
+        return None
+    p = pows[0].exp
+    if not (p.is_Rational and p != 0 and p != 1) or any(f.exp != p for f in pows):
+        return None
+    c = coeff * sp.Mul(*[f for f in fs if not (isinstance(f, sp.Pow) and not f.is_number)])
+    bases = tuple(f.base for f in pows)
+    if any(c.has(b) for b in bases):
+        return None
+    return ("pow", p), c, sp.Mul(*bases), bases
 
 
 def _roots(e) -> set:
@@ -830,22 +990,27 @@ def prove_sign(expr, want: str, facts: Facts = NO_FACTS, trace=None, at: str = "
     return name is not None
 
 
+def _decides(r, want, facts) -> bool:
+    """r has the wanted sign by sympy's assumptions or the facts (r as it is)."""
+    if getattr(r, f"is_{want}") is True:
+        return True
+    if want == "positive":
+        return facts.is_positive(r)
+    if want == "negative":
+        return facts.is_positive(-r)
+    if want == "nonnegative":
+        return facts.is_nonnegative(r)
+    if want == "nonpositive":
+        return facts.is_nonnegative(-r)
+    return facts.is_positive(r) or facts.is_positive(-r)  # nonzero
+
+
 def _prove_sign(expr, want, facts, forms, replay):
     """The name of the first form whose sign sympy decides, or None."""
     seconds = SIGN_FORM_SECONDS if not replay else REPLAY_SECONDS
 
     def decide(r):
-        if getattr(r, f"is_{want}") is True:
-            return True
-        if want == "positive":
-            return facts.is_positive(r)
-        if want == "negative":
-            return facts.is_positive(-r)
-        if want == "nonnegative":
-            return facts.is_nonnegative(r)
-        if want == "nonpositive":
-            return facts.is_nonnegative(-r)
-        return facts.is_positive(r) or facts.is_positive(-r)  # nonzero
+        return _decides(r, want, facts)
 
     for name in forms:
         f = _sign_form(name)
@@ -901,7 +1066,8 @@ def with_ends(domain) -> list:
 
 # tried in this order; certificates record a route by its name
 _ZERO_ROUTES = ("zero", "zero with the ends", "zero, roots as symbols")
-_SIGN_ROUTES = ("sign", "sign with the ends", "exp and roots as symbols", "affine ends", "log bounds")
+_SIGN_ROUTES = ("sign", "sign with the ends", "exp and roots as symbols", "affine ends", "log bounds",
+                "monotone differences")
 
 
 def decide_sign_goal(goal, seconds: float, trace=None):
@@ -988,7 +1154,84 @@ def _route(route, goal, e, rep, facts, facts_ends, seconds, trace):
                 if ans.verdict == "unsat":
                     return "log u <= u - 1 / log u >= 1 - 1/u; the bound by z3 (unsat)"
         return None
+    if route == "monotone differences":
+        # the sign routes above skip expressions with logs; here a log (or any) expression
+        # with a difference f(A) - f(B) of a monotone f somewhere is given to sign analysis,
+        # whose facts decide such differences (Facts._monotone_difference), with the ends
+        # (the expression as it is, one slice: the other forms are the sign routes' to try)
+        if _has_monotone_difference(e):
+            ff = facts_ends or facts
+            replay = trace is not None and trace.replaying
+            if _timeboxed(lambda: _monotone_decides(e, goal.want, ff),
+                          SIGN_FORM_SECONDS if not replay else REPLAY_SECONDS):
+                return "sympy sign analysis: f(A) - f(B) has the sign of A - B for a monotone f"
+        return None
     raise ValueError(f"unknown symbolic route {route!r}")
+
+
+def _monotone_decides(e, want, facts: Facts) -> bool:
+    """e has the wanted sign as a product of factors whose signs are proven, a sum with a
+    monotone difference by Facts._monotone_difference (not the whole slack analysis of
+    Facts.is_positive, which a failing goal would spend its slice on), any other factor by
+    Facts.  Strict signs only, except a non-negative sum."""
+    if want in ("nonnegative", "nonpositive"):
+        g = e if want == "nonnegative" else -e
+        if isinstance(g, sp.Add) and facts._monotone_difference(g, 0, False):
+            return True
+        want = "positive" if want == "nonnegative" else "negative"
+    sg = _strict_sign(e, facts)
+    return sg != 0 and (want == "nonzero" or sg == (1 if want == "positive" else -1))
+
+
+def _strict_sign(e, facts: Facts, depth=0) -> int:
+    """+1 or -1 when e > 0 or e < 0 is proven (see _monotone_decides), else 0."""
+    if e.is_number:
+        return 1 if e.is_positive else (-1 if e.is_negative else 0)
+    if depth > 4:
+        return 0
+    if isinstance(e, sp.Mul):
+        sign = 1
+        for f in e.args:
+            sign *= _strict_sign(f, facts, depth + 1)
+            if sign == 0:
+                return 0
+        return sign
+    if isinstance(e, sp.Pow) and e.exp.is_Integer:
+        sg = _strict_sign(e.base, facts, depth + 1)
+        return sg if sg >= 0 or e.exp.is_odd else 1
+    if isinstance(e, sp.Add) and _has_monotone_difference(e):
+        if facts._monotone_difference(e, 1, True):
+            return 1
+        return -1 if facts._monotone_difference(-e, 1, True) else 0
+    if facts._pos(e, 1):
+        return 1
+    return -1 if facts._pos(-e, 1) else 0
+
+
+def _has_monotone_difference(e) -> bool:
+    """e is a sum with two terms c f(A), -c f(B) for one monotone f (_monotone_parts; a
+    number n counts as n f(1) for a power, n exp(0)), or a product with such a sum (or a
+    power of one) among its factors: beta = (1/sqrt(u) - 1/sqrt(v))/(log p - log q).
+    Only this shallow structure: a sum whose differences sit deeper (a derivative with
+    log(x/r) inside) is the other routes' (failing on it costs the whole as-is analysis)."""
+    for f in sp.Mul.make_args(e):
+        base = f.base if isinstance(f, sp.Pow) else f
+        if not isinstance(base, sp.Add):
+            continue
+        seen, numbers = set(), set()
+        for t in base.args:
+            if t.is_number:
+                numbers.add(t)
+                continue
+            got = _monotone_parts(t)
+            if got is None:
+                continue
+            if (got[0], -got[1]) in seen or got[0][0] in ("pow", "exp") and -got[1] in numbers:
+                return True
+            seen.add((got[0], got[1]))
+        if numbers and any(k[0] in ("pow", "exp") and -cf in numbers for k, cf in seen):
+            return True
+    return False
 
 
 def _abstract_positive(e, facts, exps=True):
