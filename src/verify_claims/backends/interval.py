@@ -312,7 +312,8 @@ def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int 
             if time.process_time() - t0 > seconds:
                 # how far the search got before its CPU budget ran out depends on the machine:
                 # no box count here, so the same inputs give the same words on any machine
-                return IntervalAnswer("undecided", f"interval budget of {seconds:g} s ran out",
+                # nor the budget's size, which is what was left of a claim's CPU time
+                return IntervalAnswer("undecided", "the box search's CPU budget ran out",
                                       seconds=round(time.process_time() - t0, 4))
             if stats["boxes"] >= max_boxes:
                 return IntervalAnswer("undecided", f"gave up after {max_boxes} boxes (depth "
