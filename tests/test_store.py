@@ -245,10 +245,13 @@ def test_a_negative_certificate_is_searched_again_when_a_method_is_new(write_mod
     d = write_modules({"c.py": CHECKED_ONLY})
     code, out, err, first = run(d, "--update-certificates")
     rec = json.loads((d / FILENAME).read_text())["claims"]["sine-below-identity"]
-    assert rec["status"] == "checked" and "ball" in rec["methods"]
+    assert rec["status"] == "checked" and "ball" in rec["methods"] and "switched off" in rec["reason"]
     code, out, err, report = run(d, "--no-cache", report_dir=tmp_path / "fresh")
     c = report["claims"][0]
     assert c["status"] == "checked" and c["evidence"]["replay"]["result"] == "search skipped"
+    # the recorded reason is shown again (the README's list of claims left checked)
+    assert "switched off" in c["evidence"]["certificate"]["reason"]
+    assert "not searched again" in c["evidence"]["certificate"]["reason"]
     # the same record from an engine without the ball backend
     data = json.loads((d / FILENAME).read_text())
     data["claims"]["sine-below-identity"]["methods"] = ["symbolic", "smt", "interval"]

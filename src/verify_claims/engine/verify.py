@@ -151,6 +151,9 @@ def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
         proof = ProofOutcome(None, "", {"skipped": "the certificate records that no proof or certificate "
                                                    "was found (search again with --no-certificates)"})
         t2 = time.process_time()
+        if certificate.get("reason"):
+            cert = Certificate("undecided", reason=f"{certificate['reason']} (as recorded by the search that "
+                                                   "wrote the certificate; not searched again)")
     else:
         proof = _attempt_proof(kind, claim, ctx, settings.symbolic_budget())
         t2 = time.process_time()

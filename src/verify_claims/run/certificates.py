@@ -82,6 +82,9 @@ class Certificates:
             # which methods found nothing: a later engine with a new method searches again
             from ..backends import METHODS
             rec["methods"] = list(METHODS)
+            reason = ((result.evidence or {}).get("certificate") or {}).get("reason")
+            if reason:
+                rec["reason"] = reason  # why, shown again when the search is skipped
         return rec
 
     def render(self, records: dict) -> str:
