@@ -48,11 +48,16 @@ def test_ball_enclosures_contain_every_value(expr):
     """At 200 random points of random boxes the value (mpmath, 50 digits) lies in the
     enclosure: outward rounding, and increasing functions evaluated at both ends."""
     rng = random.Random(7)
-    for _ in range(40):
+    for i in range(40):
         xa = mpmath.mpf(rng.uniform(0.01, 0.9))
         xb = xa + mpmath.mpf(rng.uniform(1e-6, 0.09))
-        ba = mpmath.mpf(rng.uniform(0.05, 5))
+        # beta's boxes also below 0 and around it where the expression allows (the sign of a
+        # negative end once got lost converting it to a ball)
+        ba = mpmath.mpf(rng.uniform(0.05, 5) if i % 2 or expr.has(sp.log, sp.sqrt(b)) else rng.uniform(-5, 0.5))
         bb = ba + mpmath.mpf(rng.uniform(1e-6, 2))
+        if ba <= 0 <= bb and (expr.has(1 / b) or any(isinstance(p, sp.Pow) and p.base.has(b) and p.exp < 0
+                                                      for p in expr.atoms(sp.Pow))):
+            continue
         enc = BALL.enclose(expr, {x: (xa, xb), b: (ba, bb)}, strict=True)
         f = sp.lambdify((x, b), expr, "mpmath")
         for _ in range(5):
@@ -61,6 +66,27 @@ def test_ball_enclosures_contain_every_value(expr):
                 pb = ba + (bb - ba) * mpmath.mpf(rng.random())
                 val = f(px, pb)
             assert enc.a <= val <= enc.b
+
+
+def test_negative_box_ends_keep_their_sign():
+    """b - x^2 on b in [1/10, 1/2], x in [-1, 1] is [-9/10, 1/2]: with x's end -1 read as +1
+    the enclosure came out [-0.9, -0.5], and a false uniqueness was certified."""
+    enc = BALL.enclose(b - x ** 2, {b: (mpmath.mpf("0.1"), mpmath.mpf("0.5")), x: (mpmath.mpf(-1), mpmath.mpf(1))},
+                       strict=True)
+    assert enc.a <= -0.9 + 1e-12 and enc.b >= 0.5 - 1e-12
+    from verify_claims.backends.interval import _rat
+    from verify_claims.backends.numeric import exact
+    assert _rat(mpmath.mpf(-0.75)) == (-3, 4) and exact(mpmath.mpf(-0.75)) == sp.Rational(-3, 4)
+    # the claim it made certifiable: (b - x^2)^2 e^x has the roots +-sqrt(b) in (-1, 1)
+    c = root("two-roots-in-a-parameter", sp.Eq((b - x ** 2) ** 2 * sp.exp(x), 0), sp.sqrt(b),
+             {b: sp.Interval.open(sp.Rational(1, 10), sp.Rational(1, 2))}, interval=sp.Interval.open(-1, 1))
+    assert certify(c, solved=True).verdict != "certified"
+
+
+def test_the_curve_must_lie_in_the_interval():
+    # x^3 - 3x^2 touches 0 at x = 0, outside (1, 2), where it is negative
+    g = Goal(x ** 3 - 3 * x ** 2, "positive", Domain({x: sp.Interval.open(1, 2)}), "t", off_curve=x)
+    assert certification_backends()["ball"].decide(g, 5).verdict != "holds"
 
 
 def test_ball_is_tight_where_arb_alone_is_loose():

@@ -46,6 +46,7 @@ import mpmath
 import sympy as sp
 
 from . import Backend, Decision
+from ..model.domain import Domain
 from .interval import IV, Curve, box_declines, branch_and_bound
 
 __all__ = ["BallEncloser", "BALL", "BallBackend", "compile_ball", "FUNCTIONS", "arb_to_mpf"]
@@ -213,10 +214,12 @@ def _ball(lo, hi):
 
 def _exact(x):
     flint = _flint()
-    man, ex = mpmath.mpf(x).man_exp
-    if ex >= 0:
-        return flint.arb(int(man) * 2 ** int(ex))
-    return flint.arb(flint.fmpq(int(man), 2 ** int(-ex)))
+    # exactly and with its sign: mpf.man_exp drops the sign (mpf(-1).man_exp is (1, 0))
+    p, q = mpmath.libmp.to_rational(mpmath.mpf(x)._mpf_)
+    p, q = int(p), int(q)
+    if q & (q - 1) == 0:
+        return flint.arb(p) / q  # a dyadic rational: exact (q a power of two)
+    return flint.arb(flint.fmpq(p, q))  # an enclosure
 
 
 def arb_to_mpf(x):
@@ -284,14 +287,15 @@ class BallBackend(Backend):
         goal = _without_redundant_relations(goal)
         ok = defined(e, goal.domain, seconds / 4)
         curve = getattr(goal, "curve", None)
-        if getattr(goal, "off_curve", False):
+        if getattr(goal, "off_curve", None) is not None:
             return self._off_curve(goal, e, deadline, replay, trace, point)
         ans = None
         if replay in (None, "plain"):
-            # without a curve, half the slice: the reductions below need the rest
+            # without a curve, a third of the slice: the reductions below need the rest (the
+            # logit comparison of two sigmoids takes 0.01 s where boxes run out of precision)
             share = deadline - time.process_time()
             ans = branch_and_bound(e, goal.want, goal.domain, defined=ok, encloser=BALL, curve=curve,
-                                   seconds=max(0.05, share if curve is not None or replay else share / 2))
+                                   seconds=max(0.05, share if curve is not None or replay else share / 3))
             if ans.verdict != "undecided" or curve is not None or replay == "plain":
                 if ans.verdict == "holds" and trace is not None:
                     trace.won(point, "plain")
@@ -313,7 +317,10 @@ class BallBackend(Backend):
         with a strictly signed second derivative around it decides it."""
         if goal.want in ("negative", "nonpositive"):
             e = -e
-        sub = _touching(e, "positive", goal.domain, deadline, plain=False, replay=replay, off_curve=True)
+        # only a curve in the goal's own variable says "one root in it" (a curve b = w(x) in
+        # a parameter would not)
+        sub = _touching(e, "positive", goal.domain, deadline, plain=False, replay=replay, off_curve=True,
+                        only=goal.off_curve)
         if sub is None or sub[0].verdict != "holds":
             return Decision("unknown", "ball: no exact touching curve with a strict second derivative found")
         if trace is not None:
@@ -487,7 +494,7 @@ def _defined_quick(e, domain, deadline):
     return defined(e, domain, min(1.0, max(0.1, (deadline - time.process_time()) / 6)))
 
 
-def _touching(e, want, domain, deadline, plain=True, replay=None, substitute=True, off_curve=False):
+def _touching(e, want, domain, deadline, plain=True, replay=None, substitute=True, off_curve=False, only=None):
     """(Decision, route) for `e want` on the domain, if need be with an exact touching curve
     of e (route "touching <x> <k>": the k-th solution of e_x = 0), or None."""
     from ..model.domain import Domain
@@ -515,11 +522,11 @@ def _touching(e, want, domain, deadline, plain=True, replay=None, substitute=Tru
     er = _hyperbolic_as_exp(e.xreplace(rep))
     if substitute and (replay is None or replay.startswith("logistic ")):
         # first: in the logistic coordinate the curve can be followed to infinity
-        sub = _logistic(e, want, domain, deadline, replay, off_curve)
+        sub = _logistic(e, want, domain, deadline, replay, off_curve, only)
         if sub is not None or replay is not None:
             return sub
     for x in sorted((s for s, st in domain.sets.items() if isinstance(st, sp.Interval) and e.has(s)), key=str):
-        if replay is not None and not replay.startswith(f"touching {x} "):
+        if replay is not None and not replay.startswith(f"touching {x} ") or only is not None and x != only:
             continue
         if deadline - time.process_time() < 0.3 and replay is None:
             return None
@@ -541,7 +548,8 @@ def _touching(e, want, domain, deadline, plain=True, replay=None, substitute=Tru
             # e_xx of one sign at every point (sympy, under the domain's assumptions), x ranging
             # over an interval no where relation cuts: e(., p) is convex with e = e_x = 0 at
             # v(p), so e >= 0, and e > 0 off the curve when e_xx > 0 -- no boxes needed
-            if not any(sp.sympify(w).has(x) for w in domain.where) and _convex(ex, xr, off_curve, facts):
+            if not any(sp.sympify(w).has(x) for w in domain.where) and \
+                    _on_interval(v.xreplace(back), x, domain, facts, back, deadline) and _convex(ex, xr, off_curve, facts):
                 d = Decision("holds", f"ball: touching at {x} = {v.xreplace(back)} (e = e_{x} = 0 there exactly) "
                              f"and e_{x}{x} {'> 0' if off_curve else '>= 0'} everywhere (sympy): convex in {x}")
                 return d, f"touching {x} {k}"
@@ -552,6 +560,37 @@ def _touching(e, want, domain, deadline, plain=True, replay=None, substitute=Tru
                 return (_decision(ans, how=f", touching at {x} = {v} (e = e_{x} = 0 there exactly)"),
                         f"touching {x} {k}")
     return None
+
+
+def _on_interval(v, x, domain, facts, back, deadline) -> bool:
+    """The curve x = v(p) is real and inside x's interval at every domain point: v defined
+    there (its side conditions proved), and v above / below the interval's finite ends (sympy,
+    with z3 behind it).  The convexity argument needs it: e = e_x = 0 at a point outside the
+    interval says nothing about the interval."""
+    from .definedness import defined
+    from .symbolic import prove_sign
+    from .timebox import TimeUp, time_limit
+    rest = Domain({s: st for s, st in domain.sets.items() if s != x},
+                  tuple(w for w in domain.where if not sp.sympify(w).has(x)))
+    if v.has(sp.I) or not defined(v, rest, min(1.0, max(0.1, (deadline - time.process_time()) / 6))):
+        return False
+    st = domain.sets[x]
+    rep = {k: b for b, k in back.items()}
+    vr = v.xreplace(rep)
+    box = None
+    try:
+        with time_limit(min(2.0, max(0.1, (deadline - time.process_time()) / 4))) as box:
+            if st.start.is_finite and not prove_sign(vr - st.start, "positive" if st.left_open else "nonnegative",
+                                                     facts):
+                return False
+            if st.end.is_finite and not prove_sign(st.end - vr, "positive" if st.right_open else "nonnegative",
+                                                   facts):
+                return False
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise
+        return False
+    return True
 
 
 def _convex(ex, x, strict, facts) -> bool:
@@ -657,7 +696,7 @@ def _exp_solutions(ex, x):
     return [sp.log(r) / k for r in sp.solve(ew, w, check=False)[:4] if r.is_positive is not False]
 
 
-def _logistic(e, want, domain, deadline, replay=None, off_curve=False):
+def _logistic(e, want, domain, deadline, replay=None, off_curve=False, only=None):
     """The touching search again after x = 1/(1 + exp(-u)) for a coordinate x on (0, 1): a
     bijection onto u in R, so the goal over x is the goal over u.  In u, logit x is u and
     sqrt(x (1 - x)) is 1/(2 cosh(u/2)): Appendix B.2's h becomes convex, and the curve where
@@ -668,6 +707,8 @@ def _logistic(e, want, domain, deadline, replay=None, off_curve=False):
     for x in sorted(domain.sets, key=str):
         st = domain.sets[x]
         if not (isinstance(st, sp.Interval) and st == sp.Interval.open(0, 1) and e.has(x)):
+            continue
+        if only is not None and x != only:
             continue
         if replay is not None and not replay.startswith(f"logistic {x}: "):
             continue
@@ -691,6 +732,7 @@ def _logistic(e, want, domain, deadline, replay=None, off_curve=False):
         sets = {(u if s == x else s): (sp.Interval(-sp.oo, sp.oo) if s == x else t) for s, t in domain.sets.items()}
         dom = Domain(sets, tuple(sp.sympify(w).xreplace(to_u) for w in domain.where))
         sub = _touching(eu, want, dom, deadline, plain=False, substitute=False, off_curve=off_curve,
+                        only=u if only is not None else None,
                         replay=replay.split(": ", 1)[1] if replay else None)
         if sub is not None and sub[0].verdict == "holds":
             d = sub[0]

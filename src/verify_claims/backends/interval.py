@@ -210,6 +210,7 @@ class Curve:
     d1: object = None
     d2: object = None
     extended: bool = False  # d1, d2 shown defined at every domain point (no where relations)
+    span: tuple = (-mpmath.inf, mpmath.inf)  # the variable's interval (the closure of its domain)
 
 
 @dataclass
@@ -260,8 +261,10 @@ def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int 
     root = {}
     for s in cont:
         st = domain.sets[s]
-        lo = mpmath.mpf(sp.Float(st.start, 30)) if st.start.is_finite else -mpmath.inf
-        hi = mpmath.mpf(sp.Float(st.end, 30)) if st.end.is_finite else mpmath.inf
+        # rounded outward: a box must contain every domain point (1/10 rounded to the nearest
+        # double lies above 1/10, and the points between were never looked at)
+        lo = _rational_end(st.start, "f") if st.start.is_finite else -mpmath.inf
+        hi = _rational_end(st.end, "c") if st.end.is_finite else mpmath.inf
         if st.start.is_finite and not st.start.is_Rational or st.end.is_finite and not st.end.is_Rational:
             return IntervalAnswer("undecided", f"the interval of {s} has irrational ends")
         root[s] = (lo, hi)
@@ -290,6 +293,8 @@ def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int 
         # the same for the curve's derivatives: extended enclosures where they are defined
         curve.extended = all(shown_defined(d, domain, min(0.5, seconds / 20))
                              for d in (curve.d1, curve.d2) if d is not None)
+    if curve is not None and curve.var in root:
+        curve.span = root[curve.var]
     where = list(domain.where)
     face_cache: dict = {}
     stats = {"boxes": 0, "depth": 0, "arguments": {}}
@@ -306,7 +311,8 @@ def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int 
         cv = curve
         if cv is not None and fixed:
             cv = Curve(cv.var, cv.value.xreplace(fixed), cv.order, cv.side, cv.strict_off_curve,
-                       cv.d1.xreplace(fixed), cv.d2.xreplace(fixed) if cv.d2 is not None else None, cv.extended)
+                       cv.d1.xreplace(fixed), cv.d2.xreplace(fixed) if cv.d2 is not None else None, cv.extended,
+                       cv.span)
         stack = [(dict(root), 0)]
         while stack:
             if time.process_time() - t0 > seconds:
@@ -359,6 +365,12 @@ def _width(s, a, b, root):
     if mpmath.isfinite(lo) and mpmath.isfinite(hi):
         return (b - a) / (hi - lo) if hi > lo else mpmath.mpf(0)
     return (_phi(b) - _phi(a)) / (_phi(hi) - _phi(lo))
+
+
+def _rational_end(r, rounding: str):
+    """An exact rational interval end as a double, rounded down ("f") or up ("c")."""
+    r = sp.Rational(r)
+    return mpmath.mpf(mpmath.libmp.from_rational(int(r.p), int(r.q), 53, rounding))
 
 
 def _split(bx, root=None):
@@ -469,6 +481,10 @@ def _curve_argument(want, bx, curve, enc) -> bool:
         # and the segment between them lies in the widened box
         v = enc.enclose(curve.value, {s: r for s, r in bx.items() if s != x}, strict=True)
         va, vb = _mpf_end(v.a), _mpf_end(v.b)
+        # extended enclosures only bound the derivatives at domain points: only while every
+        # segment from a point to the curve stays in the variable's interval
+        if strict is False and not (va >= curve.span[0] and vb <= curve.span[1]):
+            strict = True
         # widened so that the segment from any point of the box (on the goal's side) to the
         # curve lies in it
         lo = xa if curve.order == 1 and curve.side == "left" else min(xa, va)
@@ -589,22 +605,33 @@ def _corner_argument(e, want, strict_goal, bx, ends, root, grads, face_cache, fi
         # confirms it before it counts)
         return {s: v[0] for s, v in corner.items()}
     # rounding cannot show e(corner) >= 0 when it is exactly 0: ask sympy at the corner
-    key = tuple(sorted((str(s), str(v)) for s, v in corner.items()))
+    # the fixed values of the discrete coordinates are part of e: part of the key too
+    key = tuple(sorted((str(s), str(v)) for s, v in corner.items())) + tuple(
+        sorted((str(s), str(v)) for s, v in (fixed or {}).items()))
     if key not in face_cache:
         from .symbolic import zero_by
+        from .timebox import TimeUp, time_limit
         sub = {s: sp.Rational(*_rat(a)) for s, (a, _) in corner.items()}
+        box = None
         try:
-            val = e.xreplace(sub)
-            face_cache[key] = zero_by(val)[0] is not None
+            # half a second of CPU: the tight corners that need it (x - log x - 1 at 1) take
+            # milliseconds, while exp(50) at a rational corner sent cancel() off for 6 s
+            with time_limit(0.5) as box:
+                val = e.xreplace(sub)
+                face_cache[key] = zero_by(val)[0] is not None
+        except TimeUp as exc:
+            if exc.box is not box:
+                raise
+            face_cache[key] = False
         except Exception:  # noqa: BLE001 - not decided exactly
             face_cache[key] = False
     return name if face_cache[key] and not need_strict else False
 
 
 def _rat(x):
-    man, ex = mpmath.mpf(x).man_exp
-    r = sp.Integer(man) * sp.Integer(2) ** ex
-    return (r.p, r.q)
+    """(p, q) of an mpf, exactly and with its sign (mpf.man_exp drops the sign)."""
+    p, q = mpmath.libmp.to_rational(mpmath.mpf(x)._mpf_)
+    return (int(p), int(q))
 
 
 def box_declines(goal, capability: str, missing: str) -> str | None:

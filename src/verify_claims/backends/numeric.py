@@ -264,9 +264,10 @@ def exactly_zero(expr, syms, pt) -> bool:
 
 
 def exact(v):
-    """The exact binary rational of an mpf (mpf(v) would re-round to 15 digits)."""
-    man, exp_ = (v if isinstance(v, mpmath.mpf) else mpmath.mpf(v)).man_exp
-    return sp.Integer(man) * sp.Integer(2) ** exp_
+    """The exact binary rational of an mpf (mpf(v) would re-round to 15 digits).  Not by
+    mpf.man_exp: it drops the sign (mpf(-0.75).man_exp is (3, -2))."""
+    p, q = mpmath.libmp.to_rational((v if isinstance(v, mpmath.mpf) else mpmath.mpf(v))._mpf_)
+    return sp.Rational(int(p), int(q))
 
 
 def screen_order(op, fa, fb) -> bool:

@@ -123,10 +123,10 @@ def rational_of(v):
         v = v if isinstance(v, mpmath.mpf) else mpmath.mpf(v)
         if not mpmath.isfinite(v):
             return None
-        man, exp_ = v.man_exp
+        p, q = mpmath.libmp.to_rational(v._mpf_)  # signed (man_exp drops the sign)
     except (TypeError, ValueError, AttributeError):
         return None
-    return sp.Integer(man) * sp.Integer(2) ** exp_
+    return sp.Rational(int(p), int(q))
 
 
 def _digits(n: int) -> int:

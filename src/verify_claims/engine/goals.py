@@ -56,9 +56,9 @@ class Goal:
     text: str
     extra: tuple = ()  # extra relations (z3 only), e.g. x != value
     curve: object = None  # interval.Curve: an exact zero curve of expr (box methods only)
-    # "expr has the sign except on one curve where it touches 0" (ball's touching search only):
-    # with the value a root, it is then the only root
-    off_curve: bool = False
+    # "expr has the sign except on one curve x = v(parameters) where it touches 0", x this
+    # variable (ball's touching search only): with the value a root, it is the only root in x
+    off_curve: object = None
 
 
 @dataclass

@@ -499,28 +499,45 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
         try:
             x, v, iv = wrt[0], at[wrt[0]], feas.sets[wrt[0]]
             if ends:
-                # f is the smooth branch on the open interval, and continuous at each closed end
+                # f is the smooth branch on the open interval, and continuous on the closed one:
+                # its terms outside the Piecewise defined on the whole closed interval, each
+                # Piecewise's branch defined inside and tending to its value at the end
+                whole = Domain({**params, x: iv}, tuple(claim.domain.where))
                 inner = Domain({**params, x: open_interval(iv)}, tuple(claim.domain.where))
-                if not defined(f_open, inner, max(0.5, (deadline - time.process_time()) / 6), trace,
-                               at="A: f defined inside"):
-                    raise _Stop("the objective is not shown defined inside the feasible interval")
-                for end, side in ends:
-                    records.append(_continuity_at_end(f, f_open, x, end, side, claim.domain))
+                rest = f.xreplace({pw: 0 for pw in f.atoms(sp.Piecewise)})
+                if not defined(rest, whole, max(0.5, (deadline - time.process_time()) / 6), trace,
+                               at="A: f outside its Piecewise defined"):
+                    raise _Stop("the objective's terms outside its Piecewise are not shown defined on the whole "
+                                "feasible interval")
+                for pw, end_side in ends:
+                    if not defined(pw.args[1].expr, inner, max(0.5, (deadline - time.process_time()) / 6), trace,
+                                   at="A: Piecewise branch defined inside"):
+                        raise _Stop("a Piecewise branch is not shown defined inside the feasible interval")
+                    records.append(_continuity_at_end(pw, x, end_side))
                     used.append("symbolic")
             else:
                 whole = Domain({**params, x: iv}, tuple(claim.domain.where))
                 if not defined(f, whole, max(0.5, (deadline - time.process_time()) / 6), trace, at="A: f defined"):
                     raise _Stop("the objective is not shown defined on the whole feasible interval")
             der = sp.diff(f_open, x)
+            zero_slope = first_order_proved and not ends
+            if ends and v.free_symbols - set(params) == set():
+                # with a Piecewise, the first-order identity again, on the smooth branch
+                prep = claim.domain.assumption_symbols()
+                pfacts = Facts.from_relations(with_ends(claim.domain), prep)
+                zero_slope = zero_by(der.xreplace({x: v}).xreplace(prep), pfacts, trace,
+                                     at="A: the smooth branch's slope at the point")[0] is not None
             for rel, want, side in ((x < v, "nonnegative", "left of"), (x > v, "nonpositive", "right of")):
                 if side == "right of" and iv.end.is_finite and sp.sympify(iv.end - v) == 0 or \
                         side == "left of" and iv.start.is_finite and sp.sympify(v - iv.start) == 0:
                     continue  # the point is that end of the interval: nothing on this side
                 dom = Domain({**params, x: open_interval(iv)}, tuple(claim.domain.where) + (rel,))
                 # f' = 0 at the point exactly (the prover's identity): boxes around the point
-                # are decided by the sign of f'' there (the ball backend's zero curve)
+                # are decided by the sign of f'' there (the ball backend's zero curve).  Not
+                # with a Piecewise: the prover differentiated it, and at its end the derivative
+                # of Piecewise((c, Eq(x, e)), (g, True)) is 0 whatever g'(e) is
                 curve = Curve(x, v, order=1, side="left" if side == "left of" else "right") \
-                    if first_order_proved else None
+                    if zero_slope else None
                 need(Goal(der, want, dom, f"d/d{x} {want} {side} the point", curve=curve), until=until)
                 if not defined(der, dom, max(0.5, (deadline - time.process_time()) / 6), trace,
                                at=f"A: f' defined {side}"):
@@ -568,7 +585,7 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
 
 
 def removable_at_ends(f, wrt, feas):
-    """(f with its Piecewise pieces replaced by their general branch, [(end, side)]) when every
+    """(f with its Piecewise pieces replaced by their general branch, [(piece, side)]) when every
     Piecewise in f is Piecewise((c, Eq(x, e)), (g, True)) for the one variable x and e a
     closed end of its interval: f is g inside the interval, and its value at e is c.  None
     otherwise."""
@@ -593,30 +610,32 @@ def removable_at_ends(f, wrt, feas):
         else:
             return None
         reps[pw] = pw.args[1].expr
-        if (e, side) not in ends:
-            ends.append((e, side))
+        ends.append((pw, side))
     g = f.xreplace(reps)
     if nonsmooth(g):
         return None
     return g, ends
 
 
-def _continuity_at_end(f, g, x, end, side, domain):
-    """f (g inside the interval) continuous at a closed end: lim g = f(end), by sympy.limit
-    and the exact zero test, under the domain's assumptions.  Raises _Stop."""
-    rep = domain.assumption_symbols()
+def _continuity_at_end(pw, x, side):
+    """Piecewise((c, Eq(x, e)), (g, True)) continuous at e: g depends on x alone (a limit in
+    the presence of parameters can hold for generic values only) and sympy.limit of g at e,
+    from inside the interval (`side`: "+" at the lower end, "-" at the upper), is c exactly.
+    A record of the goal; raises _Stop."""
+    (c, cond), (g, _) = pw.args
+    e = cond.rhs if cond.lhs == x else cond.lhs
+    if g.free_symbols - {x} or sp.sympify(c).free_symbols:
+        raise _Stop(f"continuity at {x} = {e}: the Piecewise depends on parameters (not shown)")
     xr = sp.Dummy("x", real=True)
-    gr, fr = g.xreplace(rep).xreplace({x: xr}), f.xreplace(rep).xreplace({x: xr})
     try:
-        at_end = fr.xreplace({xr: end})
-        lim = sp.limit(gr, xr, end, side)
+        lim = sp.limit(g.xreplace({x: xr}), xr, e, side)
     except Exception as exc:  # noqa: BLE001 - not established this way
-        raise _Stop(f"continuity at {x} = {end}: sympy.limit failed ({type(exc).__name__})")
-    if lim.has(sp.Limit) or not at_end.is_finite or zero_by(lim - at_end)[0] is None:
-        raise _Stop(f"continuity at {x} = {end} not shown (limit {short(lim)} against the value {short(at_end)})")
-    return {"goal": f"continuous at {x} = {end} (the limit of the smooth branch is the value there)",
+        raise _Stop(f"continuity at {x} = {e}: sympy.limit failed ({type(exc).__name__})")
+    if lim.has(sp.Limit) or not lim.is_finite or zero_by(lim - c)[0] is None:
+        raise _Stop(f"continuity at {x} = {e} not shown (limit {short(lim)} against the value {short(c)})")
+    return {"goal": f"continuous at {x} = {e} (the limit of the Piecewise's branch is its value there)",
             "method": "symbolic", "detail": f"sympy.limit from the {'right' if side == '+' else 'left'}: "
-                                            f"{short(lim)} = {short(at_end)}"}
+                                            f"{short(lim)} = {short(c)}"}
 
 
 def leading_minor(hess, k):

@@ -598,7 +598,7 @@ def _touching_root(claim, res, x, iv, sets, deadline, records, used, tried, trac
     and the only root."""
     d2 = Domain({**sets, x: open_interval(iv)}, tuple(claim.domain.where))
     for want in ("positive", "negative"):
-        g = Goal(res, want, d2, f"residual {want} except where it touches 0", off_curve=True)
+        g = Goal(res, want, d2, f"residual {want} except where it touches 0", off_curve=x)
         m, detail, _ = solve_goal(g, ["ball"], deadline, none_check, trace)
         if m is not None:
             records.append({"goal": "no other root in the interval", "method": m,
