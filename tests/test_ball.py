@@ -364,3 +364,32 @@ def test_a_maximiser_whose_objective_fixes_0_log_0_is_certified_by_continuity():
                      domain={b: sp.Interval(-2, 2)})
     jump.validate()
     assert verify(jump).status != "certified"
+
+
+# ---------------------------------------------------------------- found in review: false variants never certified
+def test_a_piecewise_maximiser_whose_slope_is_not_zero_is_not_certified():
+    """The prover's derivative of Piecewise((c, Eq(x, 1)), (g, True)) is 0 at 1 whatever g'(1)
+    is: that must not become the zero slope of a curve.  g = x - x^2/(2k), k = 1 - 10^-20, is
+    largest at k < 1, not at the claimed 1."""
+    a = sp.Symbol("a")
+    k = 1 - sp.Rational(1, 10 ** 20)
+    g = x - x ** 2 / (2 * k)
+    c = Maximiser(id="piecewise-nonzero-slope", title="t", ref=REF, objective=sp.Piecewise((g.subs(x, 1), sp.Eq(x, 1)),
+                                                                                          (g, True)),
+                  wrt=(x,), at={x: 1}, over={x: sp.Interval(0, 1)}, domain={a: sp.Interval(0, 1)})
+    c.validate()
+    assert verify(c).status != "certified"
+
+
+@pytest.mark.parametrize("encloser", [IV, BALL], ids=["interval", "ball"])
+def test_box_methods_round_the_domain_outward_and_key_exact_corners_by_the_discrete_values(encloser):
+    # x >= c fails just above 1/10 when c is the double nearest 1/10 (which lies above it)
+    c = sp.Rational(3602879701896397, 2 ** 55)
+    dom = Domain({x: sp.Interval.open(sp.Rational(1, 10), 1)})
+    assert branch_and_bound(x - c, "nonnegative", dom, seconds=3, defined=True, encloser=encloser).verdict != "holds"
+    # exactly 0 at the corner x = 0 for n = 0, about -5e-61 there for n = 1
+    n, t = sp.symbols("n t")
+    e = x + sp.log(2) + sp.log(3) - sp.log(6) + n * (sp.exp(t) - 1 - t - t ** 2)
+    e = e.xreplace({t: sp.Rational(1, 10 ** 30)})
+    dom = Domain({x: sp.Interval(0, 1), n: sp.FiniteSet(0, 1)})
+    assert branch_and_bound(e, "nonnegative", dom, seconds=3, defined=True, encloser=encloser).verdict != "holds"
