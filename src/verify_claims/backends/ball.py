@@ -409,7 +409,7 @@ def _logit_comparison(goal, e, want, deadline, replay=None):
     put in the exp/log normal form (each rewrite proven under the domain's facts), which turns
     Appendix B.2's best response F(p) = 1/(1 + (1 - ref)/ref e^{-1/(beta s(p))}) into
     logit ref + 1/(beta s(p)): F(p) > p becomes h(p) > 0.  Route "logit: <route>"."""
-    from .symbolic import Facts, exp_log_form, prove_sign, with_ends
+    from .symbolic import Facts, exp_log_form, prove_sign, short, with_ends
     from .timebox import TimeUp, time_limit
     pos = [t for t in sp.Add.make_args(e) if not t.could_extract_minus_sign()]
     neg = [-t for t in sp.Add.make_args(e) if t.could_extract_minus_sign()]
@@ -437,7 +437,7 @@ def _logit_comparison(goal, e, want, deadline, replay=None):
         return None
     from . import HOLDS
     from ..engine.goals import Goal
-    g = Goal(d, want, goal.domain, f"logit({short_text(a)}) - logit({short_text(b)})")
+    g = Goal(d, want, goal.domain, f"logit({short(a, 60)}) - logit({short(b, 60)})")
     sub_replay = replay.split(": ", 1)[1] if replay else None
     if sub_replay in (None, "plain"):
         ok = _defined_quick(d, goal.domain, deadline)
@@ -482,11 +482,6 @@ def _normal_form(e, domain, deadline):
 def _positive_coordinate(st) -> bool:
     """A coordinate whose interval lies in (0, oo): a positive scale for a where relation."""
     return isinstance(st, sp.Interval) and (st.start > 0 or st.start == 0 and st.left_open)
-
-
-def short_text(e, n=60):
-    s = str(e)
-    return s if len(s) <= n else s[: n - 3] + "..."
 
 
 def _defined_quick(e, domain, deadline):

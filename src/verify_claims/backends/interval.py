@@ -213,6 +213,30 @@ class Curve:
     span: tuple = (-mpmath.inf, mpmath.inf)  # the variable's interval (the closure of its domain)
 
 
+class _ShownDefined:
+    """The coordinates whose partial derivative is shown defined at every domain point,
+    worked out on first use (``in`` and ``len``), within a quarter of the search's budget."""
+
+    def __init__(self, grads, domain, seconds, shown_defined):
+        self._args = (grads, domain, seconds, shown_defined)
+        self._set = None
+
+    def _get(self):
+        if self._set is None:
+            grads, domain, seconds, shown_defined = self._args
+            t0, self._set = time.process_time(), set()
+            for s, g in grads.items():
+                if time.process_time() - t0 < seconds / 4 and shown_defined(g, domain, min(0.5, seconds / 20)):
+                    self._set.add(s)
+        return self._set
+
+    def __contains__(self, s):
+        return s in self._get()
+
+    def __len__(self):
+        return len(self._get())
+
+
 @dataclass
 class IntervalAnswer:
     verdict: str  # "holds" | "violated" | "undecided"
@@ -283,12 +307,10 @@ def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int 
     # extended intervals in the corner argument (-1/x on (0, e] is [-oo, -1/e]: still a sign)
     # (only without `where` relations: the box's part in the domain must be a product of
     # intervals, so the segments of the mean value theorem stay where the derivative is)
-    grads_defined = set()
+    # Shown only when a box first needs it: most goals are decided by plain enclosures of
+    # the first boxes, and each proof of definedness costs sympy or z3 time.
     from .definedness import defined as shown_defined
-    if defined and grads and not domain.where:
-        for s, g in grads.items():
-            if time.process_time() - t0 < seconds / 4 and shown_defined(g, domain, min(0.5, seconds / 20)):
-                grads_defined.add(s)
+    grads_defined = _ShownDefined(grads if defined and not domain.where else {}, domain, seconds, shown_defined)
     if curve is not None and defined and not domain.where:
         # the same for the curve's derivatives: extended enclosures where they are defined
         curve.extended = all(shown_defined(d, domain, min(0.5, seconds / 20))

@@ -528,6 +528,21 @@ def _grows(x1: arb, x2: arb, x3: arb, floor: arb) -> bool:
         and bool(a3.abs_lower() > floor)
 
 
+def _settled(s1: arb, s2: arb, s3: arb, x2: arb, x3: arb, floor: arb):
+    """(settled, tolerance, last step, step before, clearly away from 0) of a quantity X
+    whose last three rungs step as s1, s2, s3 (X itself, or X plus a constant) and whose last
+    two values are x2, x3.  Settled: the last step at most SETTLE of the one before (or below
+    the floor); clearly away: settled, and x2 and x3 beyond MARGIN x the last step (and the
+    floor), with one sign."""
+    u = (s3 - s2).abs_upper()
+    u_prev = (s2 - s1).abs_lower()
+    settled = bool(u <= SETTLE * u_prev) or bool(u <= floor)
+    tol = (MARGIN * u).max(floor)
+    away = settled and _gt(abs(x3).abs_lower(), tol) and _gt(abs(x2).abs_lower(), tol) and \
+        ((x3 > 0 and x2 > 0) or (x3 < 0 and x2 < 0))
+    return settled, tol, u, u_prev, away
+
+
 def judge(run: Run, var="G") -> Verdict:
     """What a ladder shows, by these rules (E_G = S_G - S_inf, D_G = G E_G, the rungs 10x
     apart, the last three rungs G1 < G2 < G3 used):
@@ -562,13 +577,9 @@ def judge(run: Run, var="G") -> Verdict:
             scale = scale.max(abs(r.S).abs_upper())
         floor_v = scale * arb(VALUE_FLOOR)
         e1, e2, e3 = E[-3:]
-        u = (e3 - e2).abs_upper()
-        u_prev = (e2 - e1).abs_lower()
-        settled = bool(u <= SETTLE * u_prev) or bool(u <= floor_v)
-        tol = (MARGIN * u).max(floor_v)
+        settled, tol, u, u_prev, away = _settled(e1, e2, e3, e2, e3, floor_v)
         G2, G3 = g_str(rs[-2].G), g_str(rs[-1].G)
-        if settled and _gt(abs(e3).abs_lower(), tol) and _gt(abs(e2).abs_lower(), tol) and \
-                ((e3 > 0 and e2 > 0) or (e3 < 0 and e2 < 0)):
+        if away:
             return Verdict("counterexample", "limit differs",
                            f"S_{var} - S_inf has settled away from 0: {ball_str(e2, 6)} at {var} = {G2}, "
                            f"{ball_str(e3, 6)} at {var} = {G3}, both beyond the tolerance {ball_str(tol, 3)} "
@@ -593,12 +604,8 @@ def judge(run: Run, var="G") -> Verdict:
         M1, M2, M3 = d1 - c, d2 - c, d3 - c
         dscale = abs(c).abs_upper().max(abs(d3).abs_upper()).max(abs(d2).abs_upper())
         floor_c = dscale * arb(RATE_FLOOR)
-        ud = (d3 - d2).abs_upper()
-        ud_prev = (d2 - d1).abs_lower()
-        dsettled = bool(ud <= SETTLE * ud_prev) or bool(ud <= floor_c)
-        tol_c = (MARGIN * ud).max(floor_c)
-        if dsettled and _gt(abs(M3).abs_lower(), tol_c) and _gt(abs(M2).abs_lower(), tol_c) and \
-                ((M3 > 0 and M2 > 0) or (M3 < 0 and M2 < 0)):
+        dsettled, tol_c, ud, ud_prev, daway = _settled(d1, d2, d3, M2, M3, floor_c)
+        if daway:
             return Verdict("counterexample", "rate differs",
                            f"{var} (S_{var} - S_inf) has settled on {ball_str(d3, 8)}, not on the declared "
                            f"coefficient c = {ball_str(c, 8)}: it differs from c by {ball_str(M2, 4)} at "
