@@ -31,14 +31,18 @@ _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 @dataclass(frozen=True)
 class Ref:
-    """Where the paper states the claim: a section and, if any, an equation number."""
+    """Where the paper states the claim: a section and, if any, an equation number.
+
+    Content that goes beyond the paper (finite group sizes, library implementations, the
+    algorithm's dynamics) names its topic as ``"Beyond the paper: <topic>"``, printed as is
+    and listed after the appendices."""
 
     section: str
     eq: str | None = None
     note: str | None = None  # e.g. "sentence after (14)"
 
     def __str__(self) -> str:
-        out = f"Section {self.section}" if not self.section.startswith(("Appendix", "Abstract")) \
+        out = f"Section {self.section}" if not self.section.startswith(("Appendix", "Abstract", "Beyond")) \
             else self.section
         if self.eq:
             out += f", Eq. ({self.eq})"

@@ -94,7 +94,8 @@ def wrap_math(latex: str, width: int = WRAP_CHARS) -> str:
     return r"\begin{aligned}&" + r" \\ &\quad ".join(parts) + r"\end{aligned}"
 
 
-_SECTION_RE = re.compile(r"^(Section [0-9]+(?:\.[0-9]+)*|Appendix [A-Z](?:\.[0-9]+)*|Abstract)")
+_SECTION_RE = re.compile(r"^(Section [0-9]+(?:\.[0-9]+)*|Appendix [A-Z](?:\.[0-9]+)*|Abstract"
+                         r"|Beyond the paper: [^,]+)")
 
 
 def section_of(ref: str, source: str = "") -> str:
@@ -106,13 +107,16 @@ def section_of(ref: str, source: str = "") -> str:
 
 
 def section_sort_key(s: str):
-    """The paper's order: abstract, numbered sections, appendices (2.10 after 2.9)."""
+    """The paper's order: abstract, numbered sections, appendices (2.10 after 2.9), then
+    what goes beyond the paper."""
+    if s.startswith("Beyond the paper"):
+        return (3, (), s)
     m = re.match(r"(Abstract|Section|Appendix) ?(.*)", s)
     if not m:
-        return (3, s)
+        return (4, (), s)
     group = {"Abstract": 0, "Section": 1, "Appendix": 2}[m.group(1)]
     parts = tuple(int(p) if p.isdigit() else ord(p[0]) if p else 0 for p in re.split(r"\.", m.group(2)) if p)
-    return (group, parts)
+    return (group, parts, "")
 
 
 def is_timing(key) -> bool:
