@@ -274,8 +274,8 @@ CLAIMS.append(Limit(
     domain={beta: POS},
     uses=("impl-eq11-effective-beta-any-g",),
     note="So (13) and (15), the large-group limits, are the same for the sample and the population std; "
-         "the difference is a finite-G effect of relative size 1/(2G) (3.5% at G = 8 to first order; "
-         "exactly sqrt(8/7) - 1 = 6.9%).",
+         "the difference is a finite-G effect of relative size about 1/(2G) (6.25% at G = 8 to first "
+         "order; exactly sqrt(8/7) - 1 = 6.9%).",
 ))
 
 # ============================================================================ groups of two
@@ -573,7 +573,7 @@ CLAIMS.append(Inequality(
     uses=("impl-k3-verl-is-penalty-term", "impl-k3-openrlhf-is-penalty-term", "penalty-term-nonnegative"),
     note="D_i = e^u - u - 1 with u = log(pi_ref/pi_theta) lies in [0, 10] there (>= 0 by "
          "penalty-term-nonnegative), so clamp(D_i, -10, 10) = D_i; verl's clamp of u to [-20, 20] is inactive "
-         "too.  The cap binds for u > 2.53 and u < -11.0.",
+         "too.  The cap binds for u > 2.528 and for u below about -11 (e^u - u - 1 = 10 at u = -10.99998).",
 ))
 CLAIMS.append(Inequality(
     id="impl-k3-verl-clamped-for-large-ratios",
@@ -584,7 +584,7 @@ CLAIMS.append(Inequality(
     domain={pt: OPEN_UNIT, u: sp.Interval(3, 20)},
     uses=("impl-k3-verl-is-penalty-term",),
     note="The library formula with both clamps.  e^3 - 3 - 1 = 16.1 > 10.  The cap also binds for "
-         "log(pi_ref/pi_theta) < -11.0 (D_i > 10 there); where it binds, the penalty's gradient in pi_theta "
+         "log(pi_ref/pi_theta) below about -11 (D_i > 10 there); where it binds, the penalty's gradient in pi_theta "
          "is 0.  OpenRLHF clamps the same way (k3_openrlhf).",
 ))
 _DIRECT_LOG = name(NOTATION, penalty_term_direct(sp.exp(lp), sp.exp(lo_), sp.exp(lr)),
@@ -716,7 +716,8 @@ UNCHECKABLE = [
     {"id": "impl-default-trl-legacy",
      "ref": Ref(TOPIC, note=f"{TRL_OLD}, trl/trainer/grpo_config.py"),
      "statement": "TRL's default beta was 0.04 from v0.14.0 (the first GRPOTrainer) to v0.18.x and is 0.0 from "
-                  "v0.19.0 (tags read: v0.14.0 ... v1.9.0); num_generations = 8 throughout; v0.14.0 and v0.15.0 "
+                  "v0.19.0 (grpo_config.py read at every tag from v0.14.0 to v1.9.0; v0.13.0 has no GRPO); "
+                  "num_generations = 8 at every one of them; v0.14.0 and v0.15.0 "
                   "normalise with rewards.view(-1, G).std(dim=1) + 1e-4; scale_rewards (default True) appears in "
                   "v0.16.0, loss_type in v0.17.0 ('bnpo'; 'dapo' from v0.22.0).",
      "reason": _LIB + "; the paper's footnote value 0.04 (Section 1.2) is this period's default; consequences: "
