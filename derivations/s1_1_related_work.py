@@ -21,7 +21,13 @@ global best response to, itself.  The remark that the fixed point is a logarithm
 pooling with pi-dependent weights is encoded with one Luce distribution per opponent
 output, weighted by pi(o')/beta.
 
-Not encoded: the uniqueness of the NLHF equilibrium (cited from Munos et al. 2024).
+Uniqueness of the NLHF equilibrium (cited from Munos et al. 2024), shown here for two and
+three outputs: with two outputs the fixed-point map is constant (the score difference is
+P(a > b) - 1/2), so there is exactly one fixed point, in closed form; with three outputs
+J(pi, pi') is strictly concave in pi and strictly convex in pi' (Hessian minors), and the
+fixed-point residual R(y) = log y - log F(y) is strictly monotone, (y - x).(R(y) - R(x)) =
+KL(x || y) + KL(y || x), so two fixed points coincide (the positivity of the symmetrised
+KL is only spot-checked).  The convergence of mirror descent to it is listed as cited.
 """
 
 import sympy as sp
@@ -29,7 +35,7 @@ import sympy as sp
 from _notation import name
 from _s1_helpers import (expected_preference, gibbs, kl, luce, nlhf_payoff, normalise,
                          preference_matrix, rlhf_objective, simplex3)
-from verify_claims import Identity, Inequality, Maximiser, Notation, Ref, Stationary
+from verify_claims import Identity, Inequality, Maximiser, Monotonic, Notation, Ref, Stationary, Summary
 
 R = sp.Interval(-sp.oo, sp.oo)
 POS = sp.Interval.open(0, sp.oo)
@@ -371,3 +377,168 @@ CLAIMS.append(Maximiser(
          "Nash equilibrium.  Together with nlhf-symmetric-stationarity-fixed-point-3 this "
          "gives: interior symmetric equilibria are exactly the fixed points after (5).",
 ))
+
+# ---------------------------------------------------------------- NLHF: uniqueness of the equilibrium
+# "The NLHF two-player zero-sum game has a unique Nash equilibrium" (after (5)).  Shown here by
+# sound methods for two and three outputs:
+#  * two outputs: E_{o'~pi}[P(a > o')] - E_{o'~pi}[P(b > o')] = P(a > b) - 1/2 does not depend on pi, so
+#    the fixed-point map F of the display after (5) is constant and its residual pi(a) - F(pi)(a) is
+#    strictly increasing: exactly one fixed point, in closed form;
+#  * three outputs: J(pi, pi') is strictly concave in pi and strictly convex in pi' (Hessians of the KL
+#    terms on the simplex; the preference term is bilinear), and the fixed-point residual
+#    R(y) = log y - log F(y) is strictly monotone: (y - x).(R(y) - R(x)) = KL(x || y) + KL(y || x) for
+#    every x, y, because (y - x)^T P (y - x) = 0 when P(o > o') + P(o' > o) = 1.  Two fixed points x, y
+#    make the left side 0, hence KL(x || y) + KL(y || x) = 0 and x = y.
+ya = NOTATION.symbol("y_a", r"\pi(a \mid q)")
+rho = NOTATION.symbol("ref_a", r"\pi_{\mathrm{ref}}(a \mid q)")
+Pab = NOTATION.symbol("P_ab", r"\mathcal{P}(a \succ b \mid q)")
+_P2 = ((sp.Rational(1, 2), Pab), (1 - Pab, sp.Rational(1, 2)))
+_Y2 = (ya, 1 - ya)
+_F2 = gibbs((rho, 1 - rho), expected_preference(_P2, _Y2), beta)
+name(NOTATION, _F2[0], r"F(\pi)(a)")
+_F2_TEX = (r"F(\pi)(a) = \frac{\pi_{\mathrm{ref}}(a \mid q)\, e^{\frac{1}{\beta} \mathbb{E}_{o' \sim \pi}[\mathcal{P}(a \succ o' \mid q)]}}"
+           r"{\sum_{o \in \{a, b\}} \pi_{\mathrm{ref}}(o \mid q)\, e^{\frac{1}{\beta} \mathbb{E}_{o' \sim \pi}[\mathcal{P}(o \succ o' \mid q)]}}")
+TWO_NLHF_DOMAIN = {beta: POS, rho: UNIT, Pab: CLOSED_UNIT}
+CLAIMS.append(Monotonic(
+    id="nlhf-two-outputs-fixed-point-residual-increasing",
+    title=r"NLHF, two outputs: the residual $\pi(a \mid q) - F(\pi)(a)$ of the fixed-point equation after (5) is "
+          r"strictly increasing in $\pi(a \mid q)$",
+    ref=Ref("1.1", eq="5", note="'has a unique Nash equilibrium'; the fixed-point display after (5)"),
+    expr=ya - _F2[0], var=ya, direction="increasing",
+    display=r"\pi(a \mid q) - F(\pi)(a) \text{ is strictly increasing in } \pi(a \mid q) \in [0, 1], \quad " + _F2_TEX,
+    domain={ya: CLOSED_UNIT, **TWO_NLHF_DOMAIN},
+    uses=("nlhf-symmetric-stationarity-fixed-point-3",),
+    note="E_{o'~pi}[P(a > o')] = pi(a)/2 + pi(b) P(a > b) and E_{o'~pi}[P(b > o')] = pi(a)(1 - P(a > b)) + pi(b)/2 "
+         "differ by P(a > b) - 1/2 whatever pi is, so F(pi)(a) does not depend on pi and the residual has "
+         "derivative 1.",
+))
+_F2_STAR = rho * sp.exp((2 * Pab - 1) / (2 * beta)) / (rho * sp.exp((2 * Pab - 1) / (2 * beta)) + 1 - rho)
+CLAIMS.append(Identity(
+    id="nlhf-two-outputs-unique-equilibrium",
+    title=r"NLHF, two outputs: the fixed-point map after (5) is the constant $\pi_{\mathrm{ref}}(a \mid q) e^{(2 "
+          r"\mathcal{P}(a \succ b) - 1)/(2 \beta)} / Z_q$, so the symmetric equilibrium is unique and has this value",
+    ref=Ref("1.1", eq="5", note="'has a unique Nash equilibrium'; the fixed-point display after (5)"),
+    lhs=_F2[0], rhs=_F2_STAR,
+    display=_F2_TEX + r" = \frac{\pi_{\mathrm{ref}}(a \mid q)\, e^{(2 \mathcal{P}(a \succ b \mid q) - 1)/(2 \beta)}}"
+            r"{\pi_{\mathrm{ref}}(a \mid q)\, e^{(2 \mathcal{P}(a \succ b \mid q) - 1)/(2 \beta)} + 1 - \pi_{\mathrm{ref}}(a \mid q)}"
+            r" \quad \text{for every } \pi(a \mid q) \in [0, 1]",
+    domain={ya: CLOSED_UNIT, **TWO_NLHF_DOMAIN},
+    uses=("nlhf-two-outputs-fixed-point-residual-increasing", "nlhf-fixed-point-best-responds-to-itself-3",
+          "nlhf-symmetric-stationarity-fixed-point-3"),
+    note="The interior symmetric equilibria are exactly the fixed points pi = F(pi) (nlhf-symmetric-stationarity-fixed-"
+         "point-3, nlhf-fixed-point-best-responds-to-itself-3, whose arguments do not depend on the number of "
+         "outputs).  With two outputs F does not depend on pi (the score difference is P(a > b) - 1/2), so "
+         "pi(a) = F(pi)(a) has exactly one solution, this constant: the Gibbs form of the direct-KL closed form "
+         "of Section 3 with gamma = 2 P(a > b) - 1 and 2 beta for beta.",
+))
+
+# three outputs: Hessians of J(pi, pi') in the free coordinates (pi_1, pi_2), pi_3 = 1 - pi_1 - pi_2
+_JH = nlhf_payoff(pi, opp, P, ref, beta)
+_H_PI = sp.hessian(_JH, (pi1, pi2))
+_H_OPP = sp.hessian(_JH, (q1, q2))
+_HESS_DOMAIN = {**NLHF_DOMAIN, **PI_DOMAIN, **Q_DOMAIN}
+_HESS_WHERE = REF_WHERE + PI_WHERE + Q_WHERE
+_HESS_NOTE = ("Coordinates (pi_1, pi_2) with pi_3 = 1 - pi_1 - pi_2 (resp. pi' likewise).  The preference term "
+              "E_{o~pi, o'~pi'}[P(o > o')] is bilinear in (pi, pi'), so it does not contribute; the Hessian is that "
+              "of -beta sum_o pi(o) log pi(o) (resp. +beta sum_o pi'(o) log pi'(o)): -beta [[1/pi_1 + 1/pi_3, "
+              "1/pi_3], [1/pi_3, 1/pi_2 + 1/pi_3]].  A negative (1, 1) entry and a positive determinant make the "
+              "2 x 2 Hessian negative definite, i.e. J strictly concave in pi on the open simplex.  ")
+for _who, _H, _sign, _sym in (("policy", _H_PI, "<", r"\pi"), ("opponent", _H_OPP, ">", r"\pi'")):
+    _var1 = (pi1 if _who == "policy" else q1)
+    _shape = "concave" if _who == "policy" else "convex"
+    CLAIMS.append(Inequality(
+        id=f"nlhf-payoff-strictly-{_shape}-in-{_who}-leading-minor-3",
+        title=rf"NLHF, three outputs: $\partial^2 \mathcal{{J}}_{{\mathrm{{NLHF}}}}(\pi, \pi')/\partial {_sym}(o_1 \mid q)^2 "
+              rf"{_sign} 0$ on the simplex (first leading minor of the Hessian in ${_sym}$)",
+        ref=Ref("1.1", eq="5", note="'has a unique Nash equilibrium'"),
+        lhs=name(NOTATION, _H[0, 0], rf"\frac{{\partial^2 \mathcal{{J}}_{{\mathrm{{NLHF}}}}(\pi, \pi')}}{{\partial {_sym}(o_1 \mid q)^2}}"),
+        op=_sign, rhs=sp.Integer(0),
+        domain=_HESS_DOMAIN, where=_HESS_WHERE,
+        note=_HESS_NOTE,
+    ))
+    CLAIMS.append(Inequality(
+        id=f"nlhf-payoff-strictly-{_shape}-in-{_who}-determinant-3",
+        title=rf"NLHF, three outputs: the Hessian of $\mathcal{{J}}_{{\mathrm{{NLHF}}}}(\pi, \pi')$ in ${_sym}$ has a "
+              rf"positive determinant on the simplex, so $\mathcal{{J}}_{{\mathrm{{NLHF}}}}$ is strictly {_shape} in ${_sym}$",
+        ref=Ref("1.1", eq="5", note="'has a unique Nash equilibrium'"),
+        lhs=name(NOTATION, _H.det(), rf"\det \nabla^2_{{{_sym}}} \mathcal{{J}}_{{\mathrm{{NLHF}}}}(\pi, \pi')"),
+        op=">", rhs=sp.Integer(0),
+        domain=_HESS_DOMAIN, where=_HESS_WHERE,
+        uses=(f"nlhf-payoff-strictly-{_shape}-in-{_who}-leading-minor-3",),
+        note=_HESS_NOTE + "Determinant beta^2 (1/(pi_1 pi_2) + 1/(pi_1 pi_3) + 1/(pi_2 pi_3)) > 0.",
+    ))
+
+# the fixed-point residual R(y) = log y - log F(y) is strictly monotone
+y1, y2 = (NOTATION.symbol(f"y{k}", f"y_{k}") for k in (1, 2))
+_yv = simplex3(y1, y2)
+_xv = simplex3(x1, x2)
+_Fy = gibbs(ref, expected_preference(P, _yv), beta)
+_Fx = gibbs(ref, expected_preference(P, _xv), beta)
+for _k in range(3):
+    name(NOTATION, _Fy[_k], rf"F(y)(o_{_k + 1})")
+    name(NOTATION, _Fx[_k], rf"F(x)(o_{_k + 1})")
+name(NOTATION, kl(_xv, _yv), r"\mathrm{KL}(x \,\|\, y)")
+name(NOTATION, kl(_yv, _xv), r"\mathrm{KL}(y \,\|\, x)")
+_MONO_LHS = sp.Add(*[(_yv[i] - _xv[i]) * (sp.log(_yv[i] / _Fy[i]) - sp.log(_xv[i] / _Fx[i])) for i in range(3)])
+CLAIMS.append(Identity(
+    id="nlhf-fixed-point-residual-monotone-3",
+    title=r"NLHF, three outputs: the fixed-point residual $R(y) = \log y - \log F(y)$ satisfies $(y - x) \cdot (R(y) - "
+          r"R(x)) = \mathrm{KL}(x \| y) + \mathrm{KL}(y \| x)$ for all policies $x, y$",
+    ref=Ref("1.1", eq="5", note="'has a unique Nash equilibrium'; the fixed-point display after (5)"),
+    lhs=_MONO_LHS, rhs=kl(_xv, _yv) + kl(_yv, _xv),
+    display=r"\sum_o (y(o) - x(o)) \Big(\log \frac{y(o)}{F(y)(o)} - \log \frac{x(o)}{F(x)(o)}\Big) = \mathrm{KL}(x \,\|\, y) "
+            r"+ \mathrm{KL}(y \,\|\, x), \quad F(y)(o) = \frac{1}{Z_q} \pi_{\mathrm{ref}}(o \mid q) "
+            r"e^{\frac{1}{\beta} \mathbb{E}_{o' \sim y}[\mathcal{P}(o \succ o' \mid q)]}",
+    domain={beta: POS, **REF_DOMAIN, **P_DOMAIN, x1: UNIT, x2: UNIT, y1: UNIT, y2: UNIT},
+    where=REF_WHERE + (x1 + x2 < 1, y1 + y2 < 1),
+    uses=("nlhf-constant-sum-3",),
+    note="log F(y)(o) = log pi_ref(o) + E_{o'~y}[P(o > o')]/beta - log Z(y); the Z terms multiply sum_o (y(o) - x(o)) = 0 "
+         "and the preference terms give (y - x)^T P (y - x)/beta = 0, since P + P^T is the all-ones matrix under "
+         "antisymmetry.  If x and y are both fixed points (R(x) = R(y) = 0) the left side is 0, so KL(x || y) + "
+         "KL(y || x) = 0 and x = y (nlhf-fixed-points-coincide-3).",
+))
+name(NOTATION, kl(_xv, _yv) + kl(_yv, _xv), r"\mathrm{KL}(x \,\|\, y) + \mathrm{KL}(y \,\|\, x)")
+CLAIMS.append(Inequality(
+    id="nlhf-fixed-points-coincide-3",
+    title=r"NLHF, three outputs: $\mathrm{KL}(x \| y) + \mathrm{KL}(y \| x) > 0$ for distinct policies, so two fixed "
+          "points (two symmetric equilibria) coincide",
+    ref=Ref("1.1", eq="5", note="'has a unique Nash equilibrium'"),
+    lhs=kl(_xv, _yv) + kl(_yv, _xv), op=">", rhs=sp.Integer(0),
+    domain={x1: UNIT, x2: UNIT, y1: UNIT, y2: UNIT},
+    where=(x1 + x2 < 1, y1 + y2 < 1, (x1 - y1) ** 2 + (x2 - y2) ** 2 > 0),
+    uses=("nlhf-fixed-point-residual-monotone-3", "kl-nonnegative-3"),
+    note="KL(x || y) + KL(y || x) = sum_o (x(o) - y(o)) log(x(o)/y(o)), a sum of terms >= 0 (log is increasing) "
+         "with a positive term wherever x(o) != y(o); equivalently it is the integral over t in [0, 1] of "
+         "(y - x)^T H (y - x) at x + t (y - x), H the Hessian of sum_o pi(o) log pi(o), positive definite "
+         "(nlhf-payoff-strictly-concave-in-policy-*-3 are -beta H).  With nlhf-fixed-point-residual-monotone-3: "
+         "two distinct fixed points would make it 0.  Interior policies: every fixed point is interior (pi_ref > 0 "
+         "and the exponential factor is positive).  Only spot-checked: the sum vanishes to second order along "
+         "x = y, which the where relation excludes but which no box search or tangent bound separates from 0.",
+))
+CLAIMS.append(Summary(
+    id="nlhf-unique-nash-equilibrium",
+    title="The NLHF game of (5) has a unique (symmetric) Nash equilibrium",
+    ref=Ref("1.1", eq="5", note="'The NLHF two-player zero-sum game has a unique Nash equilibrium'"),
+    uses=("nlhf-two-outputs-unique-equilibrium", "nlhf-payoff-strictly-concave-in-policy-leading-minor-3",
+          "nlhf-payoff-strictly-concave-in-policy-determinant-3", "nlhf-payoff-strictly-convex-in-opponent-leading-minor-3",
+          "nlhf-payoff-strictly-convex-in-opponent-determinant-3", "nlhf-fixed-point-residual-monotone-3",
+          "nlhf-fixed-points-coincide-3", "nlhf-fixed-point-best-responds-to-itself-3",
+          "nlhf-symmetric-stationarity-fixed-point-3"),
+    note="Checked for two and three outputs.  Symmetric equilibria = fixed points of F (the existing nlhf-* claims); "
+         "two outputs: exactly one fixed point, in closed form; three outputs: two fixed points coincide (strictly "
+         "monotone residual).  Every Nash equilibrium is symmetric and the same: J is strictly concave in pi and "
+         "strictly convex in pi', so each player's best response is unique; the game is constant-sum and symmetric, "
+         "so if (x, y) is an equilibrium so is (y, x), and by the interchangeability of saddle points of zero-sum "
+         "games (x, x) is one too, whence x = y.  Existence for three outputs: F is continuous on the simplex "
+         "(Brouwer), or Munos et al. (2024).  The interchangeability step is a standard theorem, not checked here.",
+))
+UNCHECKABLE = [
+    {"id": "nlhf-mirror-descent-convergence",
+     "ref": Ref("1.1", eq="5", note="'which is also the limit point of a mirror-descent iterative computation "
+                                    "algorithm'"),
+     "statement": "The NLHF equilibrium is the limit point of a mirror-descent iterative algorithm.",
+     "reason": "A cited convergence theorem about an algorithm's iterates (Nash-MD), not a formula: source R. Munos "
+               "et al., 'Nash learning from human feedback', Proceedings of the 41st International Conference on "
+               "Machine Learning (ICML 2024), PMLR 235:36743-36768, https://proceedings.mlr.press/v235/munos24a.html.  "
+               "The equilibrium it converges to is characterised and shown unique by nlhf-unique-nash-equilibrium."},
+]

@@ -537,3 +537,54 @@ CLAIMS.append(Identity(
     note="(E_pi r - E_old r)/sigma(pi_old) with r(a) = r(b) + delta > r(b) equals "
          "(pi(a) - p)/sqrt(p (1 - p)), p = pi_old(a), independent of the reward values.",
 ))
+
+# ============================================================ notational slips (not checked mechanically)
+UNCHECKABLE = [
+    {"id": "s21-r-inf-expectation-subscript",
+     "ref": Ref("2.1", note="display for R_inf (limit of large group size)"),
+     "statement": "Finding (typo): the second expectation in the numerator of R_inf is written "
+                  "E_{o ~ pi_theta_old(o | q)}[r(o | q)], with the subscript 'old' set on pi_theta instead of theta; "
+                  "it should be E_{o ~ pi_theta_old(. | q)}[r(o | q)] (the distribution pi_theta_old(. | q), not its "
+                  "value at o), as in the first expectation and in the two limits just above.",
+     "reason": "A subscript typo; the quantity itself is checked as written correctly (r-inf-binary-closed-form, "
+               "reward-pref-binary-limit-r-inf).",
+     "finding": "typo"},
+    {"id": "s21-rewards-drawn-from-old-policy",
+     "ref": Ref("2.1", note="limit of large group size, 'for r_1, ..., r_G i.i.d. ~ pi_theta_old(. | q)'"),
+     "statement": "Finding (notation slip): the law of large numbers is stated for rewards 'r_1, ..., r_G i.i.d. "
+                  "~ pi_theta_old(. | q)', but pi_theta_old(. | q) is a distribution over outputs: the outputs o_i "
+                  "are drawn i.i.d. from it and r_i is the (possibly stochastic) reward of o_i, so the r_i are i.i.d. "
+                  "from the mixture of the reward laws under pi_theta_old.  (The two limits are also written with an "
+                  "upright E where the paper elsewhere uses a blackboard E.)",
+     "reason": "A notation slip; the limits are checked for i.i.d. rewards from their marginal law under pi_old "
+               "(group-mean-unbiased-g2/g3/g4, group-mean-variance-vanishes, group-std-squared-expectation-limit).",
+     "finding": "notation slip"},
+    {"id": "s21-asymmetric-for-antisymmetric",
+     "ref": Ref("2.1", note="groups of size two, 'If the pairwise preferences are asymmetric, meaning that "
+                            "P(o > o' | q) + P(o' > o | q) = 1'"),
+     "statement": "Finding (terminology slip): the condition P(o > o' | q) + P(o' > o | q) = 1 is called "
+                  "'asymmetric'; Section 1.1 calls the same condition (P(o' > o | q) = 1 - P(o > o' | q)) "
+                  "'antisymmetric', which is the property used (P - 1/2 is antisymmetric; an asymmetric relation "
+                  "would be one where o > o' excludes o' > o).",
+     "reason": "Terminology; the identity it introduces is checked under the antisymmetry condition "
+               "(r2-antisymmetric-twice-win-minus-one).",
+     "finding": "notation slip"},
+    {"id": "s21-r2-notation",
+     "ref": Ref("2.1", note="groups of size two, the two displays for R_2(theta)"),
+     "statement": "Finding (notation slip): R_G is defined per context, R_G(theta | q), with the expectation over "
+                  "the group only; the displays for groups of two write R_2(theta), without '| q', and include the "
+                  "expectation over q ~ mu.  Per context they should read R_2(theta | q) = E_{o ~ pi_theta(. | q), "
+                  "o' ~ pi_theta_old(. | q)}[P(o > o' | q) - P(o' > o | q)] (the displayed R_2(theta) is "
+                  "E_{q ~ mu}[R_2(theta | q)]).",
+     "reason": "A notation slip; the per-context identities are checked (r2-expected-win-minus-loss, "
+               "r2-antisymmetric-twice-win-minus-one), and the outer expectation over q is linear.",
+     "finding": "notation slip"},
+    {"id": "s21-reward-preference-missing-expected",
+     "ref": Ref("2.1", note="first paragraph, 'we consider the reward preference given by' R_G(theta | q)"),
+     "statement": "Finding (wording slip): R_G(theta | q) is introduced as 'the reward preference', but it is an "
+                  "expectation over groups (and rewards) of the importance-weighted advantages; the same section "
+                  "later calls it 'the expected reward preference model, given in Equation (6)', and P_G(o | pi', q) "
+                  "is likewise 'the expected group-relative preference'.",
+     "reason": "Wording; the definition itself is encoded as written (reward-pref-eq6-g2/g3/g4-stochastic).",
+     "finding": "wording slip"},
+]

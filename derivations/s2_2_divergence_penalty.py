@@ -318,3 +318,28 @@ CLAIMS.append(Stationary(
          "(pi_old frozen, then set to pi) the partials are u(o) - beta (1 - ref(o)/pi*(o)) = "
          "lambda - beta for every o, so pi* is stationary there as well.",
 ))
+
+# ============================================================ notational slips (not checked mechanically)
+UNCHECKABLE = [
+    {"id": "s22-kl-rev-subscript-case",
+     "ref": Ref("2.2", note="display defining the reverse KL and the derivative display after it"),
+     "statement": "Finding (notation slip): the reverse KL divergence is defined as KL_Rev(pi_theta(. | q) || "
+                  "pi_ref(. | q)) and differentiated, in the next display, as KL_rev(...): the same quantity with "
+                  "two spellings of the subscript.",
+     "reason": "A notation slip; the definition and its derivative are checked (reverse-kl-definition, "
+               "reverse-kl-gradient).",
+     "finding": "notation slip"},
+    {"id": "s22-reverse-kl-derivative-variable",
+     "ref": Ref("2.2", note="display 'Indeed, it holds: d/d pi_theta(. | q) KL_rev(...) = -pi_ref(o | q)/pi_theta(o | q)'"),
+     "statement": "Finding (notation slip): the derivative is written with respect to pi_theta(. | q), the whole "
+                  "distribution, while the right side -pi_ref(o | q)/pi_theta(o | q) is one component; it should be "
+                  "the partial derivative with respect to pi_theta(o | q), as in Eqs. (8)-(10).",
+     "reason": "A notation slip; the component-wise derivative is checked (reverse-kl-gradient).",
+     "finding": "notation slip"},
+    {"id": "s22-capital-in",
+     "ref": Ref("2.2", note="sentence before Eq. (10), 'the gradients In Equations (8) and (9)'"),
+     "statement": "Finding (typo): 'the gradients In Equations (8) and (9) are different' has a capitalised "
+                  "'In' in mid-sentence.",
+     "reason": "A typo in the prose; the statement is checked (kl0-and-kl-gradients-differ-on-policy).",
+     "finding": "typo"},
+]

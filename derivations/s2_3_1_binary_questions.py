@@ -25,6 +25,12 @@ Domains: beta in (0, oo), gamma in (0, 1], pi_ref(a | q) in (0, 1) unless a stat
 about the ends (pi_ref = 0 or 1 is stated separately: at pi_ref(a | q) = 0 the paper sets
 pi_theta(a | q) = 0 because the policy's support lies in the reference's).
 
+(14) and (15) with pi_old held at them: the second derivative of the frozen objective is derived
+in closed form, and the exact parameter regions where each is a strict local minimum rather than
+a maximum are certified: (14) iff pi_ref < (2 - r)(3r - 2)/(16 r), r = beta/gamma (non-empty for
+2/3 < r < 2); (15) iff pi_ref < 1/2 - (beta^2 + 4)/(2 beta sqrt(beta^2 + 16)) (non-empty for
+beta > sqrt 2); both boundaries stay below (2 - sqrt 3)/4 ~ 0.067 (binary-*-frozen-*).
+
 Ids: binary-g2-* (Section 2.3.1, groups of two), binary-large-g-* (Section 2.3.1, large
 groups), b1-* (the displayed steps of Appendix B.1).
 """
@@ -190,8 +196,10 @@ CLAIMS.append(Maximiser(
     expect=refuted(r"(14) is only a stationary point: with $\pi_{\theta_{\mathrm{old}}}$ held at "
                    r"(14) other policies score higher ($\beta/\gamma_{a,b} = 1/2$, "
                    r"$\pi_{\mathrm{ref}}(a \mid q) = 10^{-4}$: (14) $= 0.5001$ but $\pi_\theta(a "
-                   r"\mid q) = 10^{-4}$ is better), and for $\beta/\gamma_{a,b}$ in about $(0.9, "
-                   r"2)$ with small $\pi_{\mathrm{ref}}(a \mid q)$ it is a local minimum"),
+                   r"\mid q) = 10^{-4}$ is better), and it is a strict local minimum exactly when "
+                   r"$\pi_{\mathrm{ref}}(a \mid q) < (2 - r)(3r - 2)/(16 r)$, $r = \beta/\gamma_{a,b}$, "
+                   r"a region inside $2/3 < r < 2$, $\pi_{\mathrm{ref}}(a \mid q) < (2 - \sqrt{3})/4$ "
+                   "(binary-g2-frozen-local-minimum-region)"),
     note=_FROZEN_NOTE + "Parameters: instances with beta/gamma in {1/2, 1, 2} and pi_ref(a | q) in "
          "{1e-4, 1e-3}, where it fails at every point (the statement is for all parameters, so "
          "these refute it; elsewhere, e.g. beta/gamma = 1/2, pi_ref = 0.3, it does hold).  The "
@@ -213,8 +221,128 @@ CLAIMS.append(Maximiser(
                    r"$\pi_{\theta_{\mathrm{old}}}$ held at it (second derivative about $+164$): "
                    "not even a local maximum"),
     note="One parameter point (a finite instance) showing the strong form of the finding: "
-         "d^2/dx^2 = -beta ((2 ref - x)/x^2 + (1 - 2 ref + x)/(1 - x)^2) at x = pi_old = (14) is "
-         "positive whenever (14) exceeds about 2 pi_ref by enough, e.g. here.",
+         "d^2/dx^2 = -beta ((2 ref - x)/x^2 + (1 - 2 ref + x)/(1 - x)^2) at x = pi_old = (14) equals "
+         "-gamma (4 (14) + beta/gamma - 2)/((14)(1 - (14))), positive exactly when (14) < (2 - beta/gamma)/4, "
+         "i.e. pi_ref(a | q) < (2 - r)(3r - 2)/(16 r), r = beta/gamma (here 1/1000 < 0.0521): the exact region "
+         "is binary-g2-frozen-local-minimum-region, its complement binary-g2-frozen-local-maximum-region.",
+))
+
+# ---- where exactly is (14) a local minimum / maximum of the frozen objective?  With pi_old held
+# at x, the second derivative of gamma (x - pi_old) - beta KL_0(x || ref; pi_old) at x = pi_old is
+# -beta ((2 ref - x)/x^2 + (1 - 2 ref + x)/(1 - x)^2) = -beta (2 ref (1 - 2x) + x (3x - 1))/(x (1 - x))^2.
+# At x = (14), ref = x (x - 1 + beta/gamma)/(beta/gamma) (the quadratic of B.1), and the numerator
+# factorises: 2 ref (1 - 2x) + x (3x - 1) = x (1 - x)(4x + beta/gamma - 2)/(beta/gamma).  Hence
+# f''((14)) = -gamma (4 (14) + beta/gamma - 2)/((14)(1 - (14))): a local minimum iff (14) < (2 - beta/gamma)/4,
+# which, (14) being increasing in pi_ref, is pi_ref < PHI(beta/gamma) below.
+_FROZEN_G2 = gamma * (x - old) - beta * penalty_binary(x, old, ref)
+D2_FROZEN = -beta * ((2 * ref - x) / x ** 2 + (1 - 2 * ref + x) / (1 - x) ** 2)
+D2_FROZEN_14 = D2_FROZEN.subs(x, P14)
+PHI_G2 = (2 - C) * (3 * C - 2) / (16 * C)       # the boundary curve pi_ref = PHI(beta/gamma)
+_D2 = (r"\frac{d^2}{d \pi_\theta(a \mid q)^2} \Big(\gamma_{a,b} (\pi_\theta(a \mid q) - \pi_{\theta_{\mathrm{old}}}(a \mid q)) "
+       r"- \beta\, " + _KL0 + r"\Big)\Big|_{\pi_{\theta_{\mathrm{old}}} = \pi_\theta}")
+name(NOTATION, D2_FROZEN_14, _D2 + r"\Big|_{(14)}")
+name(NOTATION, PHI_G2, r"\varphi(\beta/\gamma_{a,b})")
+_PHI_TEX = r"\varphi(r) = \frac{(2 - r)(3 r - 2)}{16 r},\ r = \beta/\gamma_{a,b}"
+_REGION_NOTE = ("Region derived in closed form: f''((14)) = -gamma (4 (14) + beta/gamma - 2)/((14)(1 - (14))) "
+                "(binary-g2-frozen-second-derivative-at-14), so the sign is that of (2 - beta/gamma)/4 - (14); "
+                "(14) is increasing in pi_ref and equals (2 - r)/4 at pi_ref = phi(r) = (2 - r)(3r - 2)/(16 r), "
+                "r = beta/gamma (binary-g2-frozen-boundary-value).  phi(r) > 0 iff 2/3 < r < 2, and phi <= "
+                "(2 - sqrt 3)/4 ~ 0.067 (at r = 2/sqrt 3).  ")
+CLAIMS.append(Identity(
+    id="binary-g2-frozen-second-derivative",
+    title=r"Groups of two: the second derivative of the GRPO objective with $\pi_{\theta_{\mathrm{old}}}$ held "
+          r"fixed, at $\pi_\theta = \pi_{\theta_{\mathrm{old}}}$",
+    ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; objective of Appendix B.1 (after (16))"),
+    lhs=sp.diff(_FROZEN_G2, x, 2).subs(old, x),
+    rhs=D2_FROZEN,
+    display=_D2 + r" = -\beta \left(\frac{2 \pi_{\mathrm{ref}}(a \mid q) - \pi_\theta(a \mid q)}{\pi_\theta(a \mid q)^2} "
+                  r"+ \frac{1 - 2 \pi_{\mathrm{ref}}(a \mid q) + \pi_\theta(a \mid q)}{(1 - \pi_\theta(a \mid q))^2}\right)",
+    domain={x: OPEN_UNIT, beta: POS, gamma: GAMMA_SET, ref: REF_SET},
+    uses=("b1-g2-objective-derivative",),
+    note="The reward part gamma (x - pi_old) (Eq. (16)) is linear in x; the penalty's second derivative "
+         "with pi_old fixed is pi_old (2 ref/x^3 - 1/x^2) + (1 - pi_old)(2 (1 - ref)/(1 - x)^3 - 1/(1 - x)^2), "
+         "then pi_old = x.",
+))
+CLAIMS.append(Identity(
+    id="binary-g2-frozen-second-derivative-at-14",
+    title=r"Groups of two: at (14) the frozen second derivative is $-\gamma_{a,b} (4 \pi_\theta(a \mid q) + "
+          r"\beta/\gamma_{a,b} - 2)/(\pi_\theta(a \mid q)(1 - \pi_\theta(a \mid q)))$",
+    ref=Ref("2.3.1", eq="14", note="derived here: the second-order condition at (14) with pi_old held at it"),
+    lhs=D2_FROZEN_14,
+    rhs=-gamma * (4 * P14 + C - 2) / (P14 * (1 - P14)),
+    display=_D2 + r"\Big|_{(14)} = -\gamma_{a,b} \frac{4 \pi_\theta(a \mid q) + \beta/\gamma_{a,b} - 2}"
+                  r"{\pi_\theta(a \mid q) (1 - \pi_\theta(a \mid q))}, \quad \pi_\theta(a \mid q) = (14)",
+    domain=G2_DOMAIN,
+    uses=("binary-g2-frozen-second-derivative", "b1-g2-stationarity-chain"),
+    note="With x = (14), x^2 - (1 - r) x - r ref = 0 (r = beta/gamma), so ref = x (x - 1 + r)/r and "
+         "2 ref (1 - 2x) + x (3x - 1) = x (1 - x)(4x + r - 2)/r.  The sign of the second derivative is "
+         "therefore the sign of (2 - r)/4 - (14).",
+))
+CLAIMS.append(Inequality(
+    id="binary-g2-frozen-local-minimum-region",
+    title=r"Groups of two: with $\pi_{\theta_{\mathrm{old}}}$ held at (14), (14) is a strict local minimum of the "
+          r"objective exactly when $\pi_{\mathrm{ref}}(a \mid q) < \varphi(\beta/\gamma_{a,b}) = (2 - r)(3r - 2)/(16 r)$",
+    ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; Section 2.3.1, Eq. (14)"),
+    lhs=D2_FROZEN_14, op=">", rhs=sp.Integer(0),
+    display=_D2 + r"\Big|_{(14)} > 0 \quad \text{for } \pi_{\mathrm{ref}}(a \mid q) < \varphi(\beta/\gamma_{a,b}), \quad "
+            + _PHI_TEX,
+    domain={beta: sp.Interval.open(0, 2), gamma: GAMMA_SET, ref: sp.Interval.open(0, sp.Rational(7, 100))},
+    where=(ref < PHI_G2,),
+    uses=("binary-g2-frozen-second-derivative-at-14", "binary-g2-frozen-boundary-value",
+          "binary-g2-increasing-in-pi-ref", "binary-g2-frozen-local-minimum-needs-small-reference"),
+    note=_REGION_NOTE + "The region is non-empty only for 2/3 < beta/gamma < 2 (elsewhere phi <= 0 < pi_ref); "
+         "with binary-g2-frozen-local-maximum-region this is the exact split of the whole parameter range, "
+         "beta > 0, gamma in (0, 1], pi_ref in (0, 1).  The declared box beta < 2, pi_ref < 7/100 contains the "
+         "whole region (beta < 2 gamma <= 2; phi < 7/100 by binary-g2-frozen-local-minimum-needs-small-"
+         "reference); it only keeps the seeded sample points inside the thin region.",
+))
+CLAIMS.append(Inequality(
+    id="binary-g2-frozen-local-maximum-region",
+    title=r"Groups of two: with $\pi_{\theta_{\mathrm{old}}}$ held at (14), (14) is a strict local maximum of the "
+          r"objective exactly when $\pi_{\mathrm{ref}}(a \mid q) > \varphi(\beta/\gamma_{a,b})$",
+    ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; Section 2.3.1, Eq. (14)"),
+    lhs=D2_FROZEN_14, op="<", rhs=sp.Integer(0),
+    display=_D2 + r"\Big|_{(14)} < 0 \quad \text{for } \pi_{\mathrm{ref}}(a \mid q) > \varphi(\beta/\gamma_{a,b}), \quad "
+            + _PHI_TEX,
+    domain=G2_DOMAIN, where=(ref > PHI_G2,),
+    uses=("binary-g2-frozen-second-derivative-at-14", "binary-g2-frozen-boundary-value"),
+    note=_REGION_NOTE + "For beta/gamma <= 2/3 or >= 2 the relation holds for every pi_ref, so (14) is then "
+         "always a strict local maximum of the frozen objective (not necessarily the global one: "
+         "binary-g2-closed-form-maximises-frozen-objective).",
+))
+CLAIMS.append(Identity(
+    id="binary-g2-frozen-boundary-value",
+    title=r"Groups of two: on the boundary $\pi_{\mathrm{ref}}(a \mid q) = \varphi(\beta/\gamma_{a,b})$, "
+          r"$2/3 < \beta/\gamma_{a,b} < 2$, (14) equals $(2 - \beta/\gamma_{a,b})/4$",
+    ref=Ref("2.3.1", eq="14", note="derived here: the boundary between local minimum and local maximum"),
+    lhs=P14.subs(ref, PHI_G2), rhs=(2 - C) / 4,
+    display=r"\pi_\theta(a \mid q)\big|_{\pi_{\mathrm{ref}}(a \mid q) = \varphi(\beta/\gamma_{a,b})} = "
+            r"\frac{2 - \beta/\gamma_{a,b}}{4} \quad \text{for (14)}, \quad " + _PHI_TEX,
+    domain={beta: POS, gamma: GAMMA_SET}, where=(3 * beta > 2 * gamma, beta < 2 * gamma),
+    note="The discriminant of (14) at pi_ref = phi(r) is (1 - r)^2 + (2 - r)(3r - 2)/4 = r^2/4, so "
+         "(14) = (1 - r + r/2)/2.  There 4 (14) + r - 2 = 0: the second derivative vanishes "
+         "(binary-g2-frozen-second-derivative-at-14); phi(r) is in (0, 1) exactly for 2/3 < r < 2.",
+))
+CLAIMS.append(Identity(
+    id="binary-g2-frozen-second-derivative-vanishes-on-boundary",
+    title=r"Groups of two: on the boundary curve $\pi_{\mathrm{ref}}(a \mid q) = \varphi(\beta/\gamma_{a,b})$ the "
+          "frozen second derivative at (14) is zero",
+    ref=Ref("2.3.1", eq="14", note="derived here: the boundary between local minimum and local maximum"),
+    lhs=D2_FROZEN_14.subs(ref, PHI_G2), rhs=sp.Integer(0),
+    display=_D2 + r"\Big|_{(14),\ \pi_{\mathrm{ref}}(a \mid q) = \varphi(\beta/\gamma_{a,b})} = 0, \quad " + _PHI_TEX,
+    domain={beta: POS, gamma: GAMMA_SET}, where=(3 * beta > 2 * gamma, beta < 2 * gamma),
+    uses=("binary-g2-frozen-boundary-value",),
+))
+CLAIMS.append(Inequality(
+    id="binary-g2-frozen-local-minimum-needs-small-reference",
+    title=r"Groups of two: $\varphi(\beta/\gamma_{a,b}) \le (2 - \sqrt{3})/4 \approx 0.067$, so (14) can be a "
+          r"local minimum of the frozen objective only for $\pi_{\mathrm{ref}}(a \mid q) < 0.067$",
+    ref=Ref("2.3.1", eq="14", note="derived here: the extent of the local-minimum region"),
+    lhs=PHI_G2, op="<=", rhs=(2 - sp.sqrt(3)) / 4,
+    display=r"\varphi(\beta/\gamma_{a,b}) \le \frac{2 - \sqrt{3}}{4}, \quad " + _PHI_TEX,
+    domain={beta: POS, gamma: GAMMA_SET},
+    note="16 phi(r) = 8 - 3r - 4/r <= 8 - 4 sqrt 3 by AM-GM (3r + 4/r >= 2 sqrt 12), with equality at "
+         "r = 2/sqrt 3.",
 ))
 
 CLAIMS.append(Maximiser(
@@ -515,7 +643,141 @@ CLAIMS.append(Maximiser(
     note="Instances beta in {1/2, 1, 2}, pi_ref(a | q) in {1e-4, 1e-3} (fails at each; the "
          "statement is for all parameters).  "
          "R_inf for deterministic r(a) > r(b) is (x - old)/sqrt(old (1 - old)) "
-         "(r-inf-binary-closed-form).  Corrected: binary-large-g-closed-form-maximises-on-policy-potential.",
+         "(r-inf-binary-closed-form).  Corrected: binary-large-g-closed-form-maximises-on-policy-potential.  "
+         "(15) is not even a local maximum for pi_ref(a | q) < psi(beta) = 1/2 - (beta^2 + 4)/(2 beta "
+         "sqrt(beta^2 + 16)) (beta > sqrt 2): binary-large-g-frozen-local-minimum-region.",
+))
+
+# ---- the same question for (15).  The reward part (x - pi_old)/sqrt(pi_old (1 - pi_old)) (R_inf for
+# deterministic r(a) > r(b), r-inf-binary-closed-form) is linear in x, so the frozen second derivative
+# at x = pi_old is D2_FROZEN again.  At x = (15), beta (x - ref) = sqrt(x (1 - x)) (Eq. (19)), and
+# 2 ref (1 - 2x) + x (3x - 1) = (x - ref)(beta^2 (x - ref) + 4x - 2) + [the quadratic after (19)], so
+# the sign is that of 2 - 4x - beta sqrt(x (1 - x)): a local minimum iff (15) < (1 - beta/sqrt(beta^2 + 16))/2,
+# i.e. pi_ref < PSI(beta) below (positive only for beta > sqrt 2).
+_FROZEN_LARGE = (x - old) / sp.sqrt(old * (1 - old)) - beta * penalty_binary(x, old, ref)
+D2_FROZEN_15 = D2_FROZEN.subs(x, P15)
+_W16 = sp.sqrt(beta ** 2 + 16)
+PSI_LARGE = sp.Rational(1, 2) - (beta ** 2 + 4) / (2 * beta * _W16)   # the boundary pi_ref = PSI(beta)
+_D2L = (r"\frac{d^2}{d \pi_\theta(a \mid q)^2} \Big(" + _R_INF + r" - \beta\, " + _KL0
+        + r"\Big)\Big|_{\pi_{\theta_{\mathrm{old}}} = \pi_\theta}")
+name(NOTATION, D2_FROZEN_15, _D2L + r"\Big|_{(15)}")
+name(NOTATION, PSI_LARGE, r"\psi(\beta)")
+_PSI_TEX = r"\psi(\beta) = \frac{1}{2} - \frac{\beta^2 + 4}{2 \beta \sqrt{\beta^2 + 16}}"
+_REGION_NOTE_15 = ("Region derived in closed form: f''((15)) = -beta ((15) - ref)(beta^2 ((15) - ref) + 4 (15) - 2)"
+                   "/((15)(1 - (15)))^2 (binary-large-g-frozen-second-derivative-at-15); with beta ((15) - ref) = "
+                   "sqrt((15)(1 - (15))) the bracket is beta s + 4x - 2, s = sqrt(x (1 - x)), increasing in x "
+                   "below 1/2 and positive above, zero at x_c = (1 - beta/sqrt(beta^2 + 16))/2; (15) is increasing "
+                   "in pi_ref and equals x_c at pi_ref = psi(beta) (binary-large-g-frozen-boundary-value).  "
+                   "psi(beta) > 0 iff beta > sqrt 2, and psi <= (2 - sqrt 3)/4 ~ 0.067 (at beta = 2 sqrt 2).  ")
+CLAIMS.append(Identity(
+    id="binary-large-g-frozen-second-derivative",
+    title=r"Large groups: the second derivative of $\mathcal{R}_\infty - \beta \mathrm{KL}_0$ with "
+          r"$\pi_{\theta_{\mathrm{old}}}$ held fixed, at $\pi_\theta = \pi_{\theta_{\mathrm{old}}}$, is the one of "
+          "groups of two",
+    ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; objective of Appendix B.1 (large groups)"),
+    lhs=sp.diff(_FROZEN_LARGE, x, 2).subs(old, x),
+    rhs=D2_FROZEN,
+    display=_D2L + r" = -\beta \left(\frac{2 \pi_{\mathrm{ref}}(a \mid q) - \pi_\theta(a \mid q)}{\pi_\theta(a \mid q)^2} "
+                   r"+ \frac{1 - 2 \pi_{\mathrm{ref}}(a \mid q) + \pi_\theta(a \mid q)}{(1 - \pi_\theta(a \mid q))^2}\right)",
+    domain={x: OPEN_UNIT, beta: POS, ref: REF_SET},
+    uses=("b1-large-g-objective", "binary-g2-frozen-second-derivative"),
+    note="Deterministic rewards r(a | q) > r(b | q): R_inf = (x - pi_old)/sqrt(pi_old (1 - pi_old)) "
+         "(r-inf-binary-closed-form), linear in x for fixed pi_old.",
+))
+CLAIMS.append(Identity(
+    id="binary-large-g-frozen-second-derivative-at-15",
+    title=r"Large groups: at (15) the frozen second derivative is $-\beta (\pi_\theta - \pi_{\mathrm{ref}})"
+          r"(\beta^2 (\pi_\theta - \pi_{\mathrm{ref}}) + 4 \pi_\theta - 2)/(\pi_\theta (1 - \pi_\theta))^2$",
+    ref=Ref("2.3.1", eq="15", note="derived here: the second-order condition at (15) with pi_old held at it"),
+    lhs=D2_FROZEN_15,
+    rhs=-beta * (P15 - ref) * (beta ** 2 * (P15 - ref) + 4 * P15 - 2) / (P15 * (1 - P15)) ** 2,
+    display=_D2L + r"\Big|_{(15)} = -\beta \frac{(\pi_\theta(a \mid q) - \pi_{\mathrm{ref}}(a \mid q))(\beta^2 "
+                   r"(\pi_\theta(a \mid q) - \pi_{\mathrm{ref}}(a \mid q)) + 4 \pi_\theta(a \mid q) - 2)}"
+                   r"{(\pi_\theta(a \mid q) (1 - \pi_\theta(a \mid q)))^2}, \quad \pi_\theta(a \mid q) = (15)",
+    domain=LARGE_DOMAIN,
+    uses=("binary-large-g-frozen-second-derivative", "b1-large-g-quadratic-root-above-reference"),
+    note="2 ref (1 - 2x) + x (3x - 1) - (x - ref)(beta^2 (x - ref) + 4x - 2) = -[(1 + beta^2) x^2 - "
+         "(2 beta^2 ref + 1) x + beta^2 ref^2], the quadratic after (19), which vanishes at (15).  As "
+         "(15) > pi_ref, the sign of the second derivative is that of 2 - 4 (15) - beta^2 ((15) - pi_ref).",
+))
+CLAIMS.append(Inequality(
+    id="binary-large-g-frozen-local-minimum-region",
+    title=r"Large groups: with $\pi_{\theta_{\mathrm{old}}}$ held at (15), (15) is a strict local minimum of the "
+          r"objective exactly when $\pi_{\mathrm{ref}}(a \mid q) < \psi(\beta) = 1/2 - (\beta^2 + 4)/(2 \beta "
+          r"\sqrt{\beta^2 + 16})$",
+    ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; Section 2.3.1, Eq. (15)"),
+    lhs=D2_FROZEN_15, op=">", rhs=sp.Integer(0),
+    display=_D2L + r"\Big|_{(15)} > 0 \quad \text{for } \pi_{\mathrm{ref}}(a \mid q) < \psi(\beta), \quad " + _PSI_TEX,
+    domain={beta: sp.Interval.open(sp.Rational(7, 5), sp.oo), ref: sp.Interval.open(0, sp.Rational(7, 100))},
+    where=(ref < PSI_LARGE,),
+    uses=("binary-large-g-frozen-second-derivative-at-15", "binary-large-g-frozen-boundary-value",
+          "binary-large-g-closed-form-frozen-local-maximiser-instance",
+          "binary-large-g-frozen-local-minimum-needs-small-reference"),
+    note=_REGION_NOTE_15 + "The region is non-empty only for beta > sqrt 2; with "
+         "binary-large-g-frozen-local-maximum-region this splits the whole range beta > 0, pi_ref in (0, 1).  "
+         "The declared box beta > 7/5, pi_ref < 7/100 contains the whole region (psi <= 0 for beta <= sqrt 2, "
+         "psi < 7/100 by binary-large-g-frozen-local-minimum-needs-small-reference); it only keeps the seeded "
+         "sample points inside the thin region.",
+))
+CLAIMS.append(Inequality(
+    id="binary-large-g-frozen-local-maximum-region",
+    title=r"Large groups: with $\pi_{\theta_{\mathrm{old}}}$ held at (15), (15) is a strict local maximum of the "
+          r"objective exactly when $\pi_{\mathrm{ref}}(a \mid q) > \psi(\beta)$ (always for $\beta \le \sqrt{2}$)",
+    ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; Section 2.3.1, Eq. (15)"),
+    lhs=D2_FROZEN_15, op="<", rhs=sp.Integer(0),
+    display=_D2L + r"\Big|_{(15)} < 0 \quad \text{for } \pi_{\mathrm{ref}}(a \mid q) > \psi(\beta), \quad " + _PSI_TEX,
+    domain=LARGE_DOMAIN, where=(ref > PSI_LARGE,),
+    uses=("binary-large-g-frozen-second-derivative-at-15", "binary-large-g-frozen-boundary-value"),
+    note=_REGION_NOTE_15 + "For beta <= sqrt 2, psi(beta) <= 0 and (15) is a strict local maximum of the frozen "
+         "objective for every pi_ref (not necessarily the global one: "
+         "binary-large-g-closed-form-maximises-frozen-objective).",
+))
+CLAIMS.append(Identity(
+    id="binary-large-g-frozen-boundary-value",
+    title=r"Large groups: on the boundary $\pi_{\mathrm{ref}}(a \mid q) = \psi(\beta)$, $\beta > \sqrt{2}$, (15) "
+          r"equals $(1 - \beta/\sqrt{\beta^2 + 16})/2$",
+    ref=Ref("2.3.1", eq="15", note="derived here: the boundary between local minimum and local maximum"),
+    lhs=P15.subs(ref, PSI_LARGE), rhs=(1 - beta / _W16) / 2,
+    display=r"\pi_\theta(a \mid q)\big|_{\pi_{\mathrm{ref}}(a \mid q) = \psi(\beta)} = \frac{1}{2}\Big(1 - "
+            r"\frac{\beta}{\sqrt{\beta^2 + 16}}\Big) \quad \text{for (15)}, \quad " + _PSI_TEX,
+    domain={beta: POS}, where=(beta ** 2 > 2,),
+    note="At pi_ref = psi(beta): 1 + 4 beta^2 psi (1 - psi) = 9 beta^2/(beta^2 + 16), so the square root in "
+         "(15) is 3 beta/sqrt(beta^2 + 16) and (15) = (1 - beta/sqrt(beta^2 + 16))/2 = x_c, where "
+         "beta sqrt(x_c (1 - x_c)) = 2 - 4 x_c.  psi(beta) is in (0, 1) exactly for beta > sqrt 2.",
+))
+CLAIMS.append(Identity(
+    id="binary-large-g-frozen-second-derivative-vanishes-on-boundary",
+    title=r"Large groups: on the boundary curve $\pi_{\mathrm{ref}}(a \mid q) = \psi(\beta)$ the frozen second "
+          "derivative at (15) is zero",
+    ref=Ref("2.3.1", eq="15", note="derived here: the boundary between local minimum and local maximum"),
+    lhs=D2_FROZEN_15.subs(ref, PSI_LARGE), rhs=sp.Integer(0),
+    display=_D2L + r"\Big|_{(15),\ \pi_{\mathrm{ref}}(a \mid q) = \psi(\beta)} = 0, \quad " + _PSI_TEX,
+    domain={beta: POS}, where=(beta ** 2 > 2,),
+    uses=("binary-large-g-frozen-boundary-value",),
+))
+CLAIMS.append(Inequality(
+    id="binary-large-g-frozen-local-minimum-needs-small-reference",
+    title=r"Large groups: $\psi(\beta) \le (2 - \sqrt{3})/4 \approx 0.067$, so (15) can be a local minimum of the "
+          r"frozen objective only for $\pi_{\mathrm{ref}}(a \mid q) < 0.067$",
+    ref=Ref("2.3.1", eq="15", note="derived here: the extent of the local-minimum region"),
+    lhs=PSI_LARGE, op="<=", rhs=(2 - sp.sqrt(3)) / 4,
+    display=_PSI_TEX + r" \le \frac{2 - \sqrt{3}}{4}",
+    domain={beta: POS},
+    note="Equality at beta = 2 sqrt 2: psi(2 sqrt 2) = 1/2 - 12/(4 sqrt 2 sqrt 24) = 1/2 - sqrt(3)/4.  The "
+         "same bound as for groups of two (binary-g2-frozen-local-minimum-needs-small-reference).",
+))
+CLAIMS.append(Maximiser(
+    id="binary-large-g-closed-form-frozen-local-maximiser-instance",
+    title=r"Large groups, $\beta = 3$, $\pi_{\mathrm{ref}}(a \mid q) = 1/100$: (15) is a local maximiser of the "
+          "GRPO objective with the old policy held at (15)",
+    ref=Ref("2.3", note="'the maxima ... when pi_old = pi_theta'; Section 2.3.1, Eq. (15)"),
+    objective=_FROZEN_LARGE,
+    wrt=(x,), at={x: P15}, over={x: OPEN_UNIT}, frozen={old: P15}, scope="local",
+    domain={beta: sp.FiniteSet(3), ref: sp.FiniteSet(sp.Rational(1, 100))},
+    expect=refuted(r"here $\pi_{\mathrm{ref}}(a \mid q) = 1/100 < \psi(3) = 1/15$, so (15) $= 0.117$ is a strict "
+                   r"local minimum of the objective with $\pi_{\theta_{\mathrm{old}}}$ held at it, not a local "
+                   "maximum (binary-large-g-frozen-local-minimum-region)"),
+    note="One parameter point inside the local-minimum region (psi(3) = 1/2 - 13/30 = 1/15).",
 ))
 
 CLAIMS.append(Maximiser(

@@ -31,7 +31,10 @@ Covered:
   "The objective" of the Section 3 sentence is read in both ways the paper allows (see
   the notes): the fixed-point reading (argmax of J(. | pi_old) with pi_old = the point)
   and the potential Phi(x) = arcsin(2x - 1) - beta KL(x || ref), whose derivative is
-  the on-policy derivative beta h(x).
+  the on-policy derivative beta h(x).  Read as worded ("two values ... that maximise the
+  objective function": one function with two maximisers) the sentence fails in both readings
+  (direct-kl-large-g-two-maximisers-literal-*): Phi's two local maxima have different heights,
+  and with pi_old held fixed the objective is strictly concave.
 * Shift-only normalisation: with A_i = r_i - mean, E_pi[P_G(o | pi_old)] =
   (1 - 1/G)(E_pi r - E_old r) for G = 2, 3, 4 with stochastic rewards (and Eq. (6) from
   the definition of R_G), its large-G limit, the stationarity condition with the GRPO
@@ -949,6 +952,56 @@ CLAIMS.append(Monotonic(
     note=_TWO_NOTE + "  x = z_2 + t (1 - z_2), t in [0, 1], Phi continued to x = 1 (0 log 0 = 0).  In the "
          "potential reading the two maximisers are z_1 and 1 (which one is global depends on beta, "
          "ref; the paper does not say).",
+))
+
+# the Section 3 sentence read literally: "there exist two values of pi_theta(a | q) that maximise the
+# objective function": two points at which one and the same objective attains its maximum
+_PHI_AT_ONE = sp.pi / 2 + _BETA2 * sp.log(_REF2)      # Phi(1) = arcsin(1) - beta KL(1 || ref)
+name(NOTATION, _PHI2.subs(xx, z1), r"\Phi(z_1)")
+name(NOTATION, _PHI_AT_ONE, r"\Phi(1)")
+CLAIMS.append(Identity(
+    id="direct-kl-large-g-two-maximisers-literal-potential",
+    title=r"Large groups, direct KL, $\beta$ above the threshold, as worded: the two local maximisers $z_1$ and "
+          r"$1$ of the potential $\Phi$ both maximise it (attain the same maximal value)",
+    ref=Ref("3", note="'there exist two values of pi_theta(a | q) that maximise the objective function if beta "
+                      "is sufficiently large' (potential reading); Appendix B.2"),
+    lhs=_PHI2.subs(xx, z1), rhs=_PHI_AT_ONE,
+    display=r"\Phi(z_1) = \Phi(1), \quad \Phi(x) = \arcsin(2x - 1) - \beta(z_1, z_2)\, \mathrm{KL}(x \,\|\, "
+            r"\pi_{\mathrm{ref}}(z_1, z_2))",
+    domain=TWO_DOMAIN, where=TWO_WHERE,
+    expect=refuted(r"the two local maxima of $\Phi$, at the lower zero $z_1$ of $h$ and at $\pi_\theta(a \mid q) = "
+                   r"1$, have different heights except on a curve of parameters, so in general only one of them "
+                   r"maximises the objective (which one depends on the parameters; for large $\beta$ it is $z_1$: "
+                   r"$\Phi(1) = \pi/2 + \beta \log \pi_{\mathrm{ref}}(a \mid q) \to -\infty$); the two zeros of $h$ are "
+                   "one local maximum and one local minimum"),
+    uses=("direct-kl-large-g-potential-lower-local-max", "direct-kl-large-g-potential-increasing-to-one",
+          "direct-kl-large-g-potential-upper-local-min"),
+    note=_TWO_NOTE + "  'Two values that maximise the objective function' read as the paper states it: two "
+         "distinct points at which the same function attains its maximum over [0, 1].  In the potential "
+         "reading the candidates are the local maximisers z_1 and 1 (direct-kl-large-g-potential-lower-local-max, "
+         "direct-kl-large-g-potential-increasing-to-one); both maximise only if Phi(z_1) = Phi(1).  "
+         "Phi(1) = arcsin(1) - beta KL(1 || ref) = pi/2 + beta log ref.",
+    harmless_mutants=_SWAP_ZEROS,
+))
+_J_Z1 = name(NOTATION, pa / sp.sqrt(pold * (1 - pold)) - _BETA2 * kl_bern(pa, _REF2), _J_TWO)
+CLAIMS.append(Maximiser(
+    id="direct-kl-large-g-two-maximisers-literal-fixed-point",
+    title=r"Large groups, direct KL, $\beta$ above the threshold, as worded: the upper zero $z_2$ of $h$ also "
+          r"maximises the objective that the lower zero $z_1$ maximises ($\pi_{\theta_{\mathrm{old}}}$ held at $z_1$)",
+    ref=Ref("3", note="'there exist two values of pi_theta(a | q) that maximise the objective function if beta "
+                      "is sufficiently large' (fixed-point reading); Appendix B.2"),
+    objective=_J_Z1,
+    wrt=(pa,), at={pa: z2}, over={pa: OPEN_UNIT}, frozen={pold: z1}, scope="global",
+    domain=TWO_DOMAIN, where=TWO_WHERE,
+    expect=refuted(r"with $\pi_{\theta_{\mathrm{old}}}$ held fixed the objective is linear minus $\beta$ KL, strictly "
+                   r"concave, so it has exactly one maximiser ($z_1$ when $\pi_{\theta_{\mathrm{old}}} = z_1$): the two "
+                   "stationary policies maximise two different objectives, not one"),
+    uses=("direct-kl-large-g-two-stationary-lower", "direct-kl-large-g-two-stationary-upper",
+          "b2-large-g-best-response"),
+    note=_TWO_NOTE + "  In the fixed-point reading 'the objective function' is J(. | pi_old) for a given pi_old; "
+         "each of the two zeros maximises the objective with pi_old held at itself "
+         "(direct-kl-large-g-two-stationary-lower/upper), but no single such objective has two maximisers "
+         "(b2-large-g-best-response: the maximiser is unique).",
 ))
 
 # ============================================================================ shift-only normalisation

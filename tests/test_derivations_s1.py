@@ -106,8 +106,53 @@ def test_nlhf_zero_sum_literal_is_refuted():
     _assert_refuted(_variant(s11, "nlhf-constant-sum-3", rhs=sp.Integer(0)))
 
 
+# ------------------------------------------------------------------ NLHF uniqueness (issue 11)
+def test_nlhf_two_outputs_fixed_point_with_the_exponent_doubled_is_refuted():
+    # the direct-KL exponent gamma/beta (with gamma = 2P - 1) instead of NLHF's gamma/(2 beta)
+    e = sp.exp((2 * s11.Pab - 1) / s11.beta)
+    _assert_refuted(_variant(s11, "nlhf-two-outputs-unique-equilibrium",
+                             rhs=s11.rho * e / (s11.rho * e + 1 - s11.rho)))
+
+
+def test_nlhf_two_outputs_residual_decreasing_is_refuted():
+    _assert_refuted(_variant(s11, "nlhf-two-outputs-fixed-point-residual-increasing", direction="decreasing"))
+
+
+@pytest.mark.parametrize("cid,op", [("nlhf-payoff-strictly-concave-in-policy-leading-minor-3", ">"),
+                                    ("nlhf-payoff-strictly-convex-in-opponent-leading-minor-3", "<"),
+                                    ("nlhf-payoff-strictly-concave-in-policy-determinant-3", "<")])
+def test_nlhf_hessian_signs_flipped_are_refuted(cid, op):
+    _assert_refuted(_variant(s11, cid, op=op))
+
+
+def test_nlhf_residual_monotonicity_with_one_kl_is_refuted():
+    _assert_refuted(_variant(s11, "nlhf-fixed-point-residual-monotone-3", rhs=kl(s11._xv, s11._yv)))
+
+
+def test_nlhf_fixed_points_coincide_without_distinct_points_is_refuted():
+    # dropping x != y: at x = y the symmetrised KL is 0, not > 0
+    c = _claim(s11, "nlhf-fixed-points-coincide-3")
+    _assert_refuted(_variant(s11, "nlhf-fixed-points-coincide-3", where=c.where[:2],
+                             domain={k: sp.FiniteSet(sp.Rational(1, 4)) for k in c.domain.sets}))
+
+
+def test_nlhf_uniqueness_summary_rests_on_established_claims():
+    from verify_claims.kinds.summary import verify_summary
+    s = _claim(s11, "nlhf-unique-nash-equilibrium")
+    results = {u: verify(_claim(s11, u), SETTINGS) for u in s.uses}
+    assert all(r.status in ("proved", "certified", "checked") for r in results.values()), \
+        {u: r.status for u, r in results.items()}
+    # the symmetrised KL's positivity is only spot-checked, so the summary is at most checked
+    assert verify_summary(s, results).status == "checked"
+
+
+def test_nlhf_uncheckable_cites_its_source():
+    (u,) = [u for u in s11.UNCHECKABLE if u["id"] == "nlhf-mirror-descent-convergence"]
+    assert "Munos" in u["reason"] and "PMLR 235" in u["reason"]
+
+
 # ------------------------------------------------------------------ the claims themselves
-@pytest.mark.parametrize("claim", s1.CLAIMS + s11.CLAIMS, ids=lambda c: c.id)
+@pytest.mark.parametrize("claim", [c for c in s1.CLAIMS + s11.CLAIMS if c.kind != "summary"], ids=lambda c: c.id)
 def test_claims_come_out_as_expected(claim):
     result = verify(claim, SETTINGS)
     assert result.as_expected, (claim.id, result.status, result.message, result.counterexample)

@@ -121,3 +121,25 @@ def test_chain_with_a_wrong_line_names_that_step():
     assert [s.get("status") for s in res.steps[1:3]] == ["checked", "checked"]
     assert res.steps[3]["status"] == "refuted"
     assert verify(original, SETTINGS).status == "proved"
+
+
+# ------------------------------------------------------------------ notational slips of Sections 2.1-2.2
+@pytest.mark.parametrize("module,ids", [
+    (s21, {"s21-r-inf-expectation-subscript", "s21-rewards-drawn-from-old-policy",
+           "s21-asymmetric-for-antisymmetric", "s21-r2-notation", "s21-reward-preference-missing-expected"}),
+    (s22, {"s22-kl-rev-subscript-case", "s22-reverse-kl-derivative-variable", "s22-capital-in"}),
+])
+def test_notational_slips_are_listed_as_findings(module, ids):
+    from verify_claims import Ref
+    from verify_claims.model.claims import Uncheckable
+    entries = {u["id"]: u for u in module.UNCHECKABLE}
+    assert set(entries) == ids
+    claim_ids = {c.id for c in module.CLAIMS}
+    for u in entries.values():
+        assert isinstance(u["ref"], Ref) and u["ref"].section == module.__name__[1:4].replace("_", ".")
+        assert u["finding"] and u["statement"] and u["reason"]
+        assert u["id"] not in claim_ids
+        Uncheckable.from_declaration(u, module.__name__)   # the loader accepts it
+        # each names the claims that check the quantity it is about, and they exist
+        named = {w.strip("(),.;") for w in u["reason"].split() if w.strip("(),.;") in claim_ids}
+        assert named or "g2/g3/g4" in u["reason"], u["id"]

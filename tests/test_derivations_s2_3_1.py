@@ -185,3 +185,102 @@ def test_closed_forms_agree_with_paper_values():
     """Spot values the paper states in prose: sqrt(pi_ref) at beta = gamma; 1/(1 + beta^2) at 0."""
     assert sp.simplify(closed_form_g2(1, 1, sp.Rational(1, 4)) - sp.Rational(1, 2)) == 0
     assert sp.simplify(closed_form_large(2, 0) - sp.Rational(1, 5)) == 0
+
+
+# ------------------------------------------------------------------ (14), (15) with pi_old held at them:
+# where exactly they are a local minimum / maximum of the frozen objective (issue 11)
+
+FROZEN_EXACT = ["binary-g2-frozen-second-derivative", "binary-g2-frozen-second-derivative-at-14",
+                "binary-g2-frozen-boundary-value", "binary-g2-frozen-second-derivative-vanishes-on-boundary",
+                "binary-large-g-frozen-second-derivative", "binary-large-g-frozen-second-derivative-at-15",
+                "binary-large-g-frozen-boundary-value",
+                "binary-large-g-frozen-second-derivative-vanishes-on-boundary"]
+FROZEN_REGIONS = ["binary-g2-frozen-local-minimum-region", "binary-g2-frozen-local-maximum-region",
+                  "binary-g2-frozen-local-minimum-needs-small-reference",
+                  "binary-large-g-frozen-local-minimum-region", "binary-large-g-frozen-local-maximum-region",
+                  "binary-large-g-frozen-local-minimum-needs-small-reference"]
+
+
+@pytest.mark.parametrize("cid", FROZEN_EXACT)
+def test_frozen_second_derivatives_and_boundaries_proved(cid):
+    res = verify(claim(cid), SETTINGS)
+    assert res.status == "proved", (cid, res.status, res.message)
+
+
+@pytest.mark.parametrize("cid", FROZEN_REGIONS)
+def test_frozen_regions_certified_over_the_whole_parameter_range(cid):
+    c = claim(cid)
+    # whole ranges, not instances: every domain set is an interval
+    assert all(isinstance(s, sp.Interval) for s in c.domain.sets.values()), cid
+    res = verify(c, SETTINGS)
+    assert res.status == "certified", (cid, res.status, res.message)
+
+
+def test_frozen_instances_lie_in_the_derived_region():
+    """The instances refuted before (local minimum at beta/gamma = 3/2, pi_ref = 1/1000; beta = 3,
+    pi_ref = 1/100 for (15)) are inside the closed-form regions."""
+    r = sp.Rational(3, 2)
+    assert sp.Rational(1, 1000) < m.PHI_G2.subs({B: r, Gm: 1})
+    assert m.PSI_LARGE.subs(B, 3) == sp.Rational(1, 15) and sp.Rational(1, 100) < sp.Rational(1, 15)
+    assert verify(claim("binary-large-g-closed-form-frozen-local-maximiser-instance"), SETTINGS).status == "refuted"
+
+
+def test_g2_local_minimum_region_with_the_boundary_moved_up_refuted():
+    # (variant() adds a `where` to the original's unless the domain is given too: replace it)
+    orig = claim("binary-g2-frozen-local-minimum-region")
+    assert_refuted(variant(orig, domain=dict(orig.domain.sets), where=(F < sp.Rational(6, 5) * m.PHI_G2,)))
+
+
+def test_g2_local_maximum_region_with_the_boundary_moved_down_refuted():
+    orig = claim("binary-g2-frozen-local-maximum-region")
+    assert_refuted(variant(orig, domain=dict(orig.domain.sets), where=(F > sp.Rational(4, 5) * m.PHI_G2,)))
+
+
+def test_g2_local_minimum_region_with_the_sign_flipped_refuted():
+    assert_refuted(variant(claim("binary-g2-frozen-local-minimum-region"), op="<"))
+
+
+def test_g2_region_with_the_interval_of_beta_over_gamma_misplaced_refuted():
+    """A boundary of the same shape on (1/2, 2) instead of (2/3, 2): (2 - r)(2r - 1)/(16 r)."""
+    orig = claim("binary-g2-frozen-local-minimum-region")
+    c = B / Gm
+    assert_refuted(variant(orig, domain=dict(orig.domain.sets), where=(F < (2 - c) * (2 * c - 1) / (16 * c),)))
+
+
+def test_wrong_frozen_second_derivative_refuted():
+    orig = claim("binary-g2-frozen-second-derivative")
+    x = m.x
+    assert_refuted(variant(orig, rhs=-B * ((2 * F - x) / x ** 2 - (1 - 2 * F + x) / (1 - x) ** 2)))
+    at14 = claim("binary-g2-frozen-second-derivative-at-14")
+    assert_refuted(variant(at14, rhs=-Gm * (4 * m.P14 + B / Gm - 1) / (m.P14 * (1 - m.P14))))
+
+
+def test_g2_boundary_value_with_the_wrong_point_refuted():
+    orig = claim("binary-g2-frozen-boundary-value")
+    assert_refuted(variant(orig, rhs=(2 - B / Gm) / 3))
+
+
+def test_g2_needs_small_reference_with_a_smaller_bound_refuted():
+    orig = claim("binary-g2-frozen-local-minimum-needs-small-reference")
+    assert_refuted(variant(orig, rhs=sp.Rational(66, 1000)))
+
+
+def test_large_local_minimum_region_with_the_boundary_moved_up_refuted():
+    orig = claim("binary-large-g-frozen-local-minimum-region")
+    wrong_psi = sp.Rational(1, 2) - (B ** 2 + 4) / (2 * B * sp.sqrt(B ** 2 + 25))  # above psi
+    assert_refuted(variant(orig, domain=dict(orig.domain.sets), where=(F < wrong_psi,)))
+
+
+def test_large_local_maximum_region_with_the_boundary_moved_down_refuted():
+    orig = claim("binary-large-g-frozen-local-maximum-region")
+    assert_refuted(variant(orig, domain=dict(orig.domain.sets), where=(F > sp.Rational(4, 5) * m.PSI_LARGE,)))
+
+
+def test_large_local_maximum_region_with_the_sign_flipped_refuted():
+    assert_refuted(variant(claim("binary-large-g-frozen-local-maximum-region"), op=">"))
+
+
+def test_wrong_large_frozen_second_derivative_refuted():
+    orig = claim("binary-large-g-frozen-second-derivative-at-15")
+    P15 = m.P15
+    assert_refuted(variant(orig, rhs=-B * (P15 - F) * (B * (P15 - F) + 4 * P15 - 2) / (P15 * (1 - P15)) ** 2))

@@ -193,3 +193,41 @@ def test_kl_not_kl_reverse_gradient():
     orig = claim("direct-kl-penalty-gradient")
     assert_established(orig)
     assert_refuted(variant(orig, rhs=-s3.f1 / s3.p1))
+
+
+# ------------------------------------------------------------------ Section 3 wording, read as stated (issue 11)
+@pytest.mark.parametrize("cid,partners", [
+    ("direct-kl-large-g-two-maximisers-literal-potential",
+     ("direct-kl-large-g-potential-lower-local-max", "direct-kl-large-g-potential-increasing-to-one")),
+    ("direct-kl-large-g-two-maximisers-literal-fixed-point",
+     ("direct-kl-large-g-two-stationary-lower", "direct-kl-large-g-two-stationary-upper")),
+])
+def test_two_maximisers_as_worded_refuted_with_the_corrected_claims_established(cid, partners):
+    c = claim(cid)
+    assert not c.expect.holds and c.expect.paper_error
+    res = verify(c, SETTINGS)
+    assert res.status == "refuted" and res.counterexample["point"], (res.status, res.message)
+    for p in partners:
+        assert p in c.uses
+        assert_established(claim(p))
+
+
+def test_two_maximisers_potential_counterexample_has_different_heights():
+    res = verify(claim("direct-kl-large-g-two-maximisers-literal-potential"), SETTINGS)
+    ce = res.counterexample
+    assert ce["type"] == "values differ" and float(ce["difference"]) != 0
+
+
+def test_fixed_point_reading_each_zero_maximises_its_own_objective():
+    """The wording's failure is one objective with two maximisers: with pi_old held at z_1, z_1 (not z_2)
+    maximises; a variant that freezes pi_old at z_2 for the point z_2 is the (established) upper claim."""
+    c = claim("direct-kl-large-g-two-maximisers-literal-fixed-point")
+    assert_established(variant(c, frozen={s3.pold: s3.z2}))
+
+
+def test_small_beta_optimum_one_is_the_literal_reading():
+    """'The optimal value of pi(a | q) is 1 if beta is sufficiently small': the maximiser over the closed
+    [0, 1] is the boundary point 1, for every (beta, pi_ref) below the threshold min h > 0."""
+    c = claim("direct-kl-large-g-small-beta-optimum-one")
+    assert c.at == {s3.xx: 1} and c.scope == "global" and c.over[s3.xx] == sp.Interval(0, 1)
+    assert tuple(c.domain.where) == s3._WHERE_SMALL
