@@ -434,6 +434,10 @@ CLAIMS.append(Inequality(
     lhs=_S_M ** 2, op=">=", rhs=1 / Gs,
     domain={Gs: sp.Range(2, sp.oo), m: sp.Range(1, sp.oo)}, where=_MG_WHERE,
     uses=("impl-binary-sample-std-closed-form",),
+    harmless_mutants={"lhs:*": "a bound with room to spare away from m = 1 and m = G - 1: a change in the squared "
+                               "std that keeps it above 1/G passes; the std itself is pinned by "
+                               "impl-binary-sample-std-closed-form",
+                      "rhs:negate@root": "-1/G is below every squared std: a weaker, true bound"},
     note="m(G - m)/(G(G - 1)) >= 1/G is (m - 1)(G - 1 - m) >= 0, equality at m = 1 and m = G - 1.  (The "
          "population std's minimum is sqrt(G - 1)/G, smaller by the Bessel factor.)",
 ))
@@ -444,6 +448,9 @@ CLAIMS.append(Inequality(
     lhs=_FR, op=">=", rhs=1 - eps * sp.sqrt(Gr) / c,
     domain={Gr: sp.Interval(2, sp.oo), mr: sp.Interval(1, sp.oo), c: POS, eps: POS}, where=(mr <= Gr - 1,),
     uses=("impl-binary-min-sample-std", "impl-eps-advantage-factor"),
+    harmless_mutants={"lhs:*": "the factor c s/(c s + eps) increases with s: a mistake that enlarges s (a square root "
+                               "dropped on a quantity below 1, a sign flipped) keeps it above the bound; s is pinned "
+                               "by impl-binary-sample-std-closed-form and the factor by impl-eps-advantage-factor"},
     note="Stated for real G >= 2 and m in [1, G - 1], so for the integer compositions.  "
          "c s/(c s + eps) = 1 - eps/(c s + eps) >= 1 - eps/(c s_min) with s_min = 1/sqrt(G).  The bound is "
          "in the reward scale c: small rewards make epsilon matter.",
@@ -455,6 +462,9 @@ CLAIMS.append(Inequality(
     lhs=_F, op="<", rhs=1,
     domain={**_MG, eps: POS}, where=_MG_WHERE,
     uses=("impl-eps-advantage-factor",),
+    harmless_mutants={"lhs:*": "c s/(c s + eps) < 1 for every positive s: any mistake in s that keeps it positive "
+                               "passes; s is pinned by impl-binary-sample-std-closed-form and the factor by "
+                               "impl-eps-advantage-factor"},
 ))
 CLAIMS.append(Inequality(
     id="impl-eps-factor-trl-default",
@@ -647,6 +657,10 @@ CLAIMS.append(Maximiser(
     domain={old: OPEN_UNIT, ta: UNIT, sa: UNIT, tb: UNIT, sb: UNIT, lo: REAL, g1: POS, g2: POS},
     where=(GAMMA3 > 0,),
     uses=("b1-g2-eq16",),
+    harmless_mutants={"objective:*": "with beta = 0 the objective is linear in pi(a) and pi(a) = 1 maximises it as long "
+                                     "as the slope P_2(a) - P_2(b) stays positive: a mistake in the advantage's "
+                                     "magnitude keeps the maximiser; P_2 is pinned by b1-g2-eq16 and "
+                                     "impl-pg-sample-std-g2"},
     note="E_pi[P_2(o | pi_old)] = gamma_{a,b} (pi(a) - pi_old(a)) (Eq. (16)) with gamma_{a,b} > 0: linear "
          "with positive slope, so the better answer gets everything, for every old policy; pi_ref plays no "
          "role.  Stochastic rewards on three levels, as binary-g2-closed-form.",
