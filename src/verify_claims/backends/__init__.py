@@ -9,8 +9,9 @@ of a domain".  A backend
   over the whole domain), is *violated* at a candidate point (which the engine confirms
   with mpmath before it becomes a counterexample), or is *unknown* with a reason.
 
-The four certification backends are ``symbolic`` (sympy sign analysis), ``smt`` (z3
-nonlinear real arithmetic), ``ball`` (branch-and-bound over python-flint's arb balls: log,
+The five certification backends are ``symbolic`` (sympy sign analysis), ``smt`` (z3
+nonlinear real arithmetic), ``bernstein`` (the Bernstein coefficients of a one-variable
+polynomial on a bounded interval, in arb balls or exact rationals), ``ball`` (branch-and-bound over python-flint's arb balls: log,
 exp, sqrt, asinh, unbounded ends, touching curves) and ``interval`` (the same
 branch-and-bound over mpmath's extended intervals);
 ``numeric`` (mpmath and float sampling) falsifies, and ``evaluate`` compiles expressions
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 __all__ = ["Decision", "Backend", "HOLDS", "VIOLATED", "UNKNOWN", "certification_backends", "METHODS"]
 
 HOLDS, VIOLATED, UNKNOWN = "holds", "violated", "unknown"
-METHODS = ("symbolic", "smt", "ball", "interval")
+METHODS = ("symbolic", "smt", "bernstein", "ball", "interval")
 
 
 @dataclass
@@ -53,7 +54,8 @@ class Backend:
 def certification_backends() -> dict:
     """name -> backend, cheapest first."""
     from .ball import BALL_BACKEND
+    from .bernstein import BERNSTEIN
     from .interval import INTERVAL
     from .smt import SMT
     from .symbolic import SYMBOLIC
-    return {"symbolic": SYMBOLIC, "smt": SMT, "ball": BALL_BACKEND, "interval": INTERVAL}
+    return {"symbolic": SYMBOLIC, "smt": SMT, "bernstein": BERNSTEIN, "ball": BALL_BACKEND, "interval": INTERVAL}

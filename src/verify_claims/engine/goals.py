@@ -3,8 +3,8 @@
 A *goal* says "e > 0 (or >= 0, < 0, <= 0, = 0) at every domain point".  Each kind says
 which goals its claim amounts to (``kinds/*``); this module decides them:
 
-1. backends are tried cheapest first (smt where it can state the goal, symbolic, then
-   ball, then interval only where ball declined); one that cannot apply (z3 and a
+1. backends are tried cheapest first (bernstein for a one-variable polynomial, smt where
+   it can state the goal, symbolic, then ball, then interval only where ball declined); one that cannot apply (z3 and a
    logarithm, enclosures and an equality) is skipped before any work, and each gets a
    bounded slice of CPU time (METHOD_SECONDS);
 2. before the budget-hungry box methods, one *monotone reduction* step: if e is
@@ -31,6 +31,7 @@ import sympy as sp
 
 from ..backends import METHODS, certification_backends
 from ..backends.definedness import defined
+from ..backends.instances import instances
 from ..backends.sampling import contains, in_interval
 from ..model.domain import Domain
 
@@ -45,7 +46,9 @@ __all__ = ["Goal", "Certificate", "Found", "solve_goal", "certify_goals", "certi
 # The ball backend (arb) decided every goal it certifies on the bundled paper in at most
 # 1.5 s (2026-11-23); the mpmath interval method, its slower twin, runs only where ball
 # declined.
-METHOD_SECONDS = {"symbolic": 2.0, "smt": 1.0, "ball": 6.0, "interval": 6.0, "monotone": 4.0}
+# Bernstein coefficients decide a one-variable polynomial of degree 126 in 0.02 s
+# (2026-11-23); a touching polynomial it cannot decide gets no more than a second.
+METHOD_SECONDS = {"symbolic": 2.0, "smt": 1.0, "bernstein": 1.0, "ball": 6.0, "interval": 6.0, "monotone": 4.0}
 
 
 @dataclass
@@ -139,6 +142,9 @@ def _run_backend(name, goal, seconds, cx_check, trace):
 
 def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
     """(method, detail, info) of the first method that holds, or (None, reasons, info)."""
+    split = instances(goal.expr, goal.domain) if goal.curve is None and goal.off_curve is None else None
+    if split is not None:
+        return _solve_instances(goal, split, methods, deadline, cx_check, trace, _reduce)
     tried = []
     info_all = {}
     options = list(methods)
@@ -147,6 +153,12 @@ def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
         # took under 0.02 s, while a failing sympy sign analysis spends its whole slice
         options.remove("smt")
         options.insert(options.index("symbolic"), "smt")
+    if "bernstein" in options:
+        # first of all where it applies (it declines anything but a one-variable polynomial
+        # on a bounded interval at once): a long polynomial with algebraic coefficients
+        # (finite group sizes) costs z3 and sympy their whole slices before it is reached
+        options.remove("bernstein")
+        options.insert(0, "bernstein")
     box_methods = [m for m in options if m in ("ball", "interval")]
     if _reduce and box_methods and "smt" in methods:
         # before the (budget-hungry) box methods: one monotone reduction step
@@ -185,6 +197,33 @@ def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
             return m, detail, info
         tried.append(f"{m}: {detail}")
     return None, "; ".join(tried), info_all
+
+
+def _solve_instances(goal, split, methods, deadline, cx_check, trace, _reduce):
+    """A goal over a finite parameter that sets a summation bound, decided value by value
+    (backends.instances): it holds when every value's goal holds; a candidate point of one
+    value is confirmed with that value filled in."""
+    s, cases = split
+    used, boxes, depth = {}, 0, 0
+    for v, ev, dom in cases:
+        def check(point, v=v):
+            return cx_check({**point, s: mpmath.mpf(int(v)) if v.is_Integer else mpmath.mpf(sp.Float(v, 40))})
+        exact = getattr(cx_check, "exact", None)
+        if exact is not None:
+            check.exact = lambda point, v=v: exact({**point, s: v})
+        sub = Goal(ev, goal.want, dom, f"{goal.text} [{s} = {v}]", extra=tuple(
+            sp.sympify(r).xreplace({s: v}) for r in goal.extra))
+        m, detail, info = solve_goal(sub, methods, deadline, check, trace, _reduce)
+        boxes += info.get("boxes") or 0
+        depth = max(depth, info.get("depth") or 0)
+        if m is None:
+            return None, f"at {s} = {v}: {detail}", {"boxes": boxes or None, "depth": depth or None}
+        used.setdefault(m, []).append(v)
+    values = [v for v, _, _ in cases]
+    how = "; ".join(f"{m} for {len(vs)} value(s)" for m, vs in used.items())
+    info = {k: val for k, val in (("boxes", boxes or None), ("depth", depth or None)) if val is not None}
+    return ("+".join(used), f"value by value over {s} in {{{values[0]}, ..., {values[-1]}}} ({len(values)} values): "
+            f"{how}", info)
 
 
 def _monotone_end(goal, methods, deadline, trace=None):

@@ -24,7 +24,7 @@ __all__ = [
     "KINDS",
 ]
 
-CERTIFY_METHODS = ("symbolic", "smt", "ball", "interval", "none")
+CERTIFY_METHODS = ("symbolic", "smt", "bernstein", "ball", "interval", "none")
 
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
