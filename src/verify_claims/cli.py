@@ -25,7 +25,7 @@ from .run.settings import Settings
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = (ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE,
                                                    ExitCode.INTERNAL)
 
-_COLOURS = {"proved": "32", "certified": "32", "checked": "36", "refuted": "31", "undecided": "33",
+_COLOURS = {"proved": "32", "certified": "32", "checked": "36", "simulated": "34", "refuted": "31", "undecided": "33",
             "error": "35", "timeout": "35"}
 
 

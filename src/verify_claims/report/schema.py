@@ -27,7 +27,7 @@ def mark_established(results) -> None:
         r = by_id.get(rid)
         if r is None or rid in trail:  # filtered out by --only, or a cycle: not established here
             return None
-        mine = r.status in ("proved", "certified", "checked")
+        mine = r.status in ("proved", "certified", "checked", "simulated")
         deps = [ok(u, trail + (rid,)) for u in r.uses]
         if not mine or any(d is False for d in deps):
             val = False
