@@ -111,15 +111,17 @@ def frozen_objective_binary(x, old, ref, beta, gamma=1.0):
 
 
 def iterated_frozen_argmax(seed: int, runs: int, *, ref, beta, start, jitter, iterations, gamma=1.0,
-                           grid=4000, tail=0.5):
+                           grid=4000, tail=0.5, centre=None):
     """The paper's notion of a stationary policy iterated (binary question, groups of two):
     pi_old <- the maximiser over (0, 1) of the expected frozen objective J(x; pi_old)
     (Appendix B.1), from `start` moved by a uniform jitter in [-jitter, jitter] per run
     (the only randomness).  The maximiser is found on a grid of `grid` points in logit
-    space, refined by golden-section search around the best grid point.  Returns each run's
-    pi_old averaged over the last `tail` fraction of the iterations."""
+    space, refined by golden-section search around the best grid point.  `ref` is
+    pi_ref(a), a number.  Returns each run's pi_old averaged over the last `tail` fraction
+    of the iterations, or, with `centre`, the average of |pi_old - centre| over them (how
+    far the iteration stays from `centre`)."""
     rng = np.random.default_rng(seed)
-    p = np.clip(start + rng.uniform(-jitter, jitter, size=runs), 1e-6, 1 - 1e-6)
+    p = np.clip(start + (rng.uniform(-jitter, jitter, size=runs) if jitter else np.zeros(runs)), 1e-6, 1 - 1e-6)
     z = np.linspace(-14.0, 14.0, grid)
     xs = 1 / (1 + np.exp(-z))
     keep_from = int(iterations * (1 - tail))
@@ -137,7 +139,7 @@ def iterated_frozen_argmax(seed: int, runs: int, *, ref, beta, start, jitter, it
             lo, hi = np.where(fa < fb, a, lo), np.where(fa < fb, hi, b)
         p = 1 / (1 + np.exp(-(lo + hi) / 2))
         if t >= keep_from:
-            acc += p
+            acc += p if centre is None else np.abs(p - centre)
     return acc / (iterations - keep_from)
 
 

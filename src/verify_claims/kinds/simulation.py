@@ -136,7 +136,7 @@ class SimulationKind(Kind):
                    f"widened by the tolerance {claim.tolerance:g} to [{_fmt(lo)}, {_fmt(hi)}]; target {_fmt(target)}")
         evidence = {"simulation": {
             "summary": summary,
-            "runs": claim.runs, "describe": claim.describe, "run_function": fn, "seed": seed,
+            "runs": claim.runs, "confidence": claim.confidence, "describe": claim.describe, "run_function": fn, "seed": seed,
             "params": {k: (v if isinstance(v, (int, float, str, bool)) or v is None else str(v))
                        for k, v in claim.params.items()},
             "interval": f"two-sided Student t-interval of the mean over runs, confidence {claim.confidence:g} "

@@ -68,13 +68,24 @@ def format_counterexample(cx) -> str:
     return f"{head}: " + "; ".join(parts)
 
 
+def _simulation_note(c: dict) -> str:
+    """For a simulation claim: runs, what one run does, the interval and the target."""
+    sim = (c.get("evidence") or {}).get("simulation") or {}
+    if c.get("kind") != "simulation" or "mean" not in sim:
+        return ""
+    run = f"{sim['runs']} runs" + (f" of {sim['describe']}" if sim.get("describe") else "")
+    return (f" ({run}; mean {sim['mean']:.6g}, {sim['confidence'] * 100:g}% t-interval [{sim['ci_low']:.6g}, "
+            f"{sim['ci_high']:.6g}] ± {sim['tolerance']:g}; target {sim['target']:.6g})")
+
+
 def _status_of(c: dict) -> str:
     s = c["status"]
+    note = _simulation_note(c)
     if s == "refuted" and c.get("as_expected"):
-        return "refuted (as expected)"
+        return "refuted (as expected)" + note
     if not c.get("as_expected"):
-        return f"**{s} (NOT AS EXPECTED)**"
-    return s
+        return f"**{s} (NOT AS EXPECTED)**{note}"
+    return s + note
 
 
 def render_inventory(report: dict) -> str:

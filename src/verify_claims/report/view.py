@@ -165,6 +165,13 @@ WORDS = {
     "coefficient": "1/G coefficient", "criterion": "judged by", "gap": "S_G - S_inf along the ladder",
     "scaled_gap": "G (S_G - S_inf) along the ladder", "coefficient_here": "declared c at this point",
     "stopped": "ladder stopped",
+    # simulations (kinds/simulation.py)
+    "simulation": "simulation", "summary": "summary", "runs": "runs", "describe": "one run",
+    "run_function": "run function", "seed": "seed of the run function", "params": "parameters",
+    "interval": "confidence interval", "mean": "mean over runs", "sd_between_runs": "standard deviation between runs",
+    "ci_low": "interval's lower end", "ci_high": "interval's upper end", "tolerance": "tolerance (absolute)",
+    "target": "target", "compared": "compared", "widened": "interval widened by the tolerance",
+    "outside_by": "target outside by", "per_run": "one run", "confidence": "confidence",
 }
 
 
