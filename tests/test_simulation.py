@@ -226,12 +226,19 @@ def test_store_key_changes_with_the_run_function_source(tmp_path, monkeypatch):
     assert declaration_key(claim) != k1
 
 
-def test_numpy_version_is_part_of_the_key(monkeypatch):
+def test_numpy_version_is_part_of_every_store_key(monkeypatch):
+    """Store keys start from the engine fingerprint, which holds numpy's version; the
+    declaration key (what committed certificates match) does not depend on the machine."""
     from verify_claims.run import fingerprint
-    before = function_fingerprint(settled)
+    assert "numpy" in fingerprint.versions()
+    monkeypatch.setattr(fingerprint, "_ENGINE", {})
+    before = fingerprint.engine_fingerprint()
     real = fingerprint.versions
     monkeypatch.setattr(fingerprint, "versions", lambda: {**real(), "numpy": "0.0.0-other"})
-    assert function_fingerprint(settled) != before
+    monkeypatch.setattr(fingerprint, "_ENGINE", {})
+    assert fingerprint.engine_fingerprint() != before
+    f0 = function_fingerprint(settled)
+    assert function_fingerprint(settled) == f0
 
 
 # ------------------------------------------------------------------ a whole run: report, store, exit codes

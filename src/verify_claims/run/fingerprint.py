@@ -112,7 +112,7 @@ def function_sources(fn) -> list:
     passed as an argument, a module attribute looked up by name), hashing only the function
     would miss every helper.  A content package is small, so hashing all of it is cheap and
     sound for everything inside it; what lies outside (numpy, mpmath, Python) is keyed by
-    its version (``versions()``)."""
+    its version (``versions()``, part of every store key through ``engine_fingerprint``)."""
     code = getattr(fn, "__code__", None)
     if code is None:
         raise TypeError(f"{fn!r} is not a plain Python function")
@@ -133,13 +133,15 @@ def _package_root(path: Path) -> Path:
 
 
 def function_fingerprint(fn) -> str:
-    """A digest of what a function computes: its name, the source of its defining package
-    (``function_sources``) and the versions of the libraries it may compute with (numpy
-    included).  Changes when the function, a helper beside it or numpy changes; does not
-    change between processes (no memory address, unlike repr)."""
+    """A digest of what a function computes, as far as its own code goes: its name and the
+    source of its defining package (``function_sources``).  Changes when the function or a
+    helper beside it changes; does not change between processes (no memory address, unlike
+    repr).  The libraries it computes with are keyed by their versions in the store's keys:
+    ``versions()`` (numpy included) is part of ``engine_fingerprint``, which every store key
+    starts from; they are not part of this digest, so a declaration key (which committed
+    certificates are matched by) stays the same on a machine with another numpy."""
     h = hashlib.sha256()
     h.update(f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', '')}\0".encode())
-    h.update(repr(sorted(versions().items())).encode())
     files = function_sources(fn)
     root = files[0].parent if len(files) == 1 else _package_root(Path(fn.__code__.co_filename).resolve())
     for p in files:
