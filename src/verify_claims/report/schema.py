@@ -13,7 +13,8 @@ from ..model.status import INEQUALITY_LIKE, STATUSES
 __all__ = ["SCHEMA", "build_report", "write_json_atomic", "mark_established", "certification_summary"]
 
 SCHEMA = "verify-claims/1"  # additions only since 0.1: run.store, run.selection, claims[].origin, claims[].established_at,
-# claims[].expanded, claims[].display, claims[].symbols
+# claims[].expanded, claims[].display, claims[].symbols; the status "simulated" (run.counts.simulated, kind
+# "simulation", claims[].evidence.simulation) and run.versions.numpy
 
 
 def mark_established(results) -> None:
