@@ -165,13 +165,15 @@ ARGMAX = dict(ref=1 / 40, beta=5 / 6, start=0.25, jitter=0.0, iterations=40, cen
 CLAIMS.append(Simulation(
     id="dynamics-frozen-argmax-iteration-stays-at-14",
     title=r"$\beta = 5/6$, $\pi_{\mathrm{ref}}(a \mid q) = 1/40$: iterating the paper's notion of stationarity "
-          r"($\pi_{\theta_{\mathrm{old}}} \leftarrow$ the maximiser of the objective with $\pi_{\theta_{\mathrm{old}}}$ "
+          r"($\pi_{\theta_{\mathrm{old}}} \leftarrow$ the maximiser of the objective with "
+          r"$\pi_{\theta_{\mathrm{old}}}$ "
           "held) from (14) stays at (14)",
     ref=_ref("Section 1.3, stationary policy; Section 2.3.1, Eq. (14)"),
     run=iterated_frozen_argmax, params=ARGMAX, target=0, runs=20, confidence=0.99, tolerance=0.005,
     describe="40 iterations of pi_old <- argmax over (0, 1) of J(x; pi_old) (grid of 4000 logits refined by "
              "golden section), from pi_old = (14) = 1/4; estimate = mean |pi_old - 1/4| over the last 20",
-    uses=("dynamics-frozen-minimum-instance-second-derivative", "dynamics-binary-g2-settles-at-14-where-frozen-minimum"),
+    uses=("dynamics-frozen-minimum-instance-second-derivative",
+          "dynamics-binary-g2-settles-at-14-where-frozen-minimum"),
     expect=refuted("held at (14) = 1/4, the objective is maximised at pi(a) = 0.029, not at (14); the iteration then "
                    "alternates between 0.0271 and 0.4195 and stays on average 0.196 away from (14): (14) is not a "
                    "stationary policy in the paper's sense (Section 1.3) at this instance, although small-step GRPO "

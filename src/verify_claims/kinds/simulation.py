@@ -136,7 +136,8 @@ class SimulationKind(Kind):
                    f"widened by the tolerance {claim.tolerance:g} to [{_fmt(lo)}, {_fmt(hi)}]; target {_fmt(target)}")
         evidence = {"simulation": {
             "summary": summary,
-            "runs": claim.runs, "confidence": claim.confidence, "describe": claim.describe, "run_function": fn, "seed": seed,
+            "runs": claim.runs, "confidence": claim.confidence, "describe": claim.describe,
+            "run_function": fn, "seed": seed,
             "params": {k: (v if isinstance(v, (int, float, str, bool)) or v is None else str(v))
                        for k, v in claim.params.items()},
             "interval": f"two-sided Student t-interval of the mean over runs, confidence {claim.confidence:g} "
@@ -146,16 +147,17 @@ class SimulationKind(Kind):
             "compared": "the target against the interval widened by the tolerance on both sides",
             "numpy": _numpy_version()}}
         seconds = round(time.process_time() - t0, 4)
+        method = f"simulation ({claim.runs} runs, {conf} t-interval)"
         if agrees:
-            return Result.for_claim(claim, Status.SIMULATED, method=f"simulation ({claim.runs} runs, {conf} t-interval)",
-                                    message=f"{summary}: inside", evidence=evidence, seconds=seconds)
+            return Result.for_claim(claim, Status.SIMULATED, method=method, message=f"{summary}: inside",
+                                    evidence=evidence, seconds=seconds)
         cx = {"type": "simulation disagrees with the target",
               "mean": _fmt(ci["mean"]), "interval": f"[{_fmt(ci['lo'])}, {_fmt(ci['hi'])}]",
               "confidence": claim.confidence, "tolerance": claim.tolerance,
               "widened": f"[{_fmt(lo)}, {_fmt(hi)}]", "target": _fmt(target),
               "outside_by": _fmt(distance), "runs": claim.runs,
               **({"per_run": claim.describe} if claim.describe else {})}
-        return Result.for_claim(claim, Status.REFUTED, method=f"simulation ({claim.runs} runs, {conf} t-interval)",
+        return Result.for_claim(claim, Status.REFUTED, method=method,
                                 message=f"{summary}: outside, by {_fmt(distance)}", evidence=evidence,
                                 counterexample=cx, seconds=seconds)
 
