@@ -80,6 +80,29 @@ def test_simulator_is_deterministic_under_the_seed():
     assert len(set(a)) == 6  # the runs differ from each other
 
 
+@pytest.mark.parametrize("spread", [0.05, 1.5])  # pi_old near pi (clip inactive) and far (clip binding)
+def test_gradient_is_the_exact_gradient_of_the_sampled_objective(spread):
+    import numpy as np
+    rng = np.random.default_rng(3)
+    runs, K, groups, G = 6, 3, 2, 4
+    theta = rng.normal(size=(runs, K))
+    old = dynamics.softmax(theta + spread * rng.normal(size=(runs, K)))
+    idx = rng.integers(0, K, size=(runs, groups, G))
+    args = ([1.0, 0.5, 0.0], [0.2, 0.3, 0.5], 0.7, 0.2)
+    grad = dynamics.sampled_gradient(theta, old, idx, *args)
+    h, fd = 1e-6, np.zeros_like(theta)
+    for k in range(K):
+        e = np.zeros(K)
+        e[k] = h
+        fd[:, k] = (dynamics.sampled_objective(theta + e, old, idx, *args)
+                    - dynamics.sampled_objective(theta - e, old, idx, *args)) / (2 * h)
+    assert np.abs(grad - fd).max() < 1e-7
+    if spread > 1:  # the clip binds somewhere, so the test covers the clipped branch too
+        pi = dynamics.softmax(theta)
+        rho = np.take_along_axis(pi, idx.reshape(runs, -1), 1) / np.take_along_axis(old, idx.reshape(runs, -1), 1)
+        assert ((rho > 1.2) | (rho < 0.8)).any()
+
+
 def test_x_g_at_g2_is_the_closed_form_14():
     for beta, ref in ((0.5, 0.2), (1.0, 0.1), (2.0, 0.7)):
         assert x_g(2, beta, ref) == pytest.approx(closed_form_14(beta, ref), abs=1e-12)

@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-__all__ = ["simulate", "settled", "settled_output", "iterated_frozen_argmax", "frozen_objective_binary",
+__all__ = ["simulate", "sampled_objective", "sampled_gradient", "settled", "settled_output", "iterated_frozen_argmax", "frozen_objective_binary",
            "pg_binary", "x_g", "stationary_g2", "closed_form_14", "closed_form_15", "softmax",
            "target_14", "target_15", "target_x_g", "target_stationary_g2"]
 
@@ -52,6 +52,40 @@ def _advantages(r):
     return np.where(s > 0, d / np.where(s > 0, s, 1.0), 0.0)
 
 
+def sampled_objective(theta, old, idx, rewards, ref, beta, eps):
+    """The sampled objective of Eq. (1) per run, averaged over its groups: (1/G) sum_i
+    (min(rho_i A_i, clip(rho_i) A_i) - beta D_i), for logits `theta` (runs, K), the old
+    policy `old` (runs, K) and sampled outputs `idx` (runs, groups, G).  What
+    :func:`sampled_gradient` differentiates (used by the tests, by finite differences)."""
+    rewards, ref = np.asarray(rewards, dtype=float), np.asarray(ref, dtype=float)
+    pi = softmax(theta)
+    A = _advantages(rewards[idx])
+    p_o = np.take_along_axis(pi[:, None, :], idx.reshape(idx.shape[0], 1, -1), axis=2).reshape(idx.shape)
+    o_o = np.take_along_axis(old[:, None, :], idx.reshape(idx.shape[0], 1, -1), axis=2).reshape(idx.shape)
+    rho = p_o / o_o
+    surrogate = np.minimum(rho * A, np.clip(rho, 1 - eps, 1 + eps) * A)
+    d = ref[idx] / p_o - np.log(ref[idx] / p_o) - 1
+    return (surrogate - beta * d).mean(axis=(1, 2))
+
+
+def sampled_gradient(theta, old, idx, rewards, ref, beta, eps):
+    """The exact gradient of :func:`sampled_objective` in the logits (runs, K); see the
+    module docstring, step 4 (at rho exactly on the clip's edge, the one-sided derivative of
+    the unclipped branch)."""
+    rewards, ref = np.asarray(rewards, dtype=float), np.asarray(ref, dtype=float)
+    K = rewards.size
+    pi = softmax(theta)
+    A = _advantages(rewards[idx])
+    onehot = np.eye(K)[idx]                                  # (runs, groups, G, K)
+    p_o = np.einsum("rgik,rk->rgi", onehot, pi)
+    rho = p_o / np.einsum("rgik,rk->rgi", onehot, old)
+    active = np.where(A > 0, rho < 1 + eps, np.where(A < 0, rho > 1 - eps, False))
+    c = np.where(active, rho * A, 0.0) - beta * (1 - ref[idx] / p_o)
+    # (1/G) sum_i c_i (e_{o_i} - pi), averaged over the groups
+    n = idx.shape[1] * idx.shape[2]
+    return np.einsum("rgi,rgik->rk", c, onehot) / n - c.mean(axis=(1, 2))[:, None] * pi
+
+
 def simulate(seed: int, runs: int, *, rewards, ref, beta, G, steps, lr, refresh=4, groups=8, eps=0.2,
              init=None, tail=0.5):
     """`runs` independent GRPO runs (see the module docstring); returns (runs, K): each run's
@@ -60,7 +94,6 @@ def simulate(seed: int, runs: int, *, rewards, ref, beta, G, steps, lr, refresh=
     rng = np.random.default_rng(seed)
     rewards = np.asarray(rewards, dtype=float)
     ref = np.asarray(ref, dtype=float)
-    K = rewards.size
     start = ref if init is None else np.asarray(init, dtype=float)
     theta = np.tile(np.log(start), (runs, 1))
     pi = softmax(theta)
@@ -68,22 +101,13 @@ def simulate(seed: int, runs: int, *, rewards, ref, beta, G, steps, lr, refresh=
     cdf = np.cumsum(old, axis=1)[:, None, None, :-1]
     keep_from = int(steps * (1 - tail))
     acc = np.zeros_like(pi)
-    eye = np.eye(K)
     for t in range(steps):
         if t % refresh == 0:
             old = pi
             cdf = np.cumsum(old, axis=1)[:, None, None, :-1]
         u = rng.random((runs, groups, G, 1))
         idx = (u > cdf).sum(axis=-1)                       # (runs, groups, G) sampled outputs
-        A = _advantages(rewards[idx])
-        onehot = eye[idx]                                  # (runs, groups, G, K)
-        p_o = np.einsum("rgik,rk->rgi", onehot, pi)
-        rho = p_o / np.einsum("rgik,rk->rgi", onehot, old)
-        active = np.where(A > 0, rho < 1 + eps, np.where(A < 0, rho > 1 - eps, False))
-        c = np.where(active, rho * A, 0.0) - beta * (1 - ref[idx] / p_o)
-        # (1/G) sum_i c_i (e_{o_i} - pi), averaged over the groups
-        grad = np.einsum("rgi,rgik->rk", c, onehot) / (G * groups) - c.mean(axis=(1, 2))[:, None] * pi
-        theta = theta + lr * grad
+        theta = theta + lr * sampled_gradient(theta, old, idx, rewards, ref, beta, eps)
         pi = softmax(theta)
         if t >= keep_from:
             acc += pi
