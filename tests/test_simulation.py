@@ -205,6 +205,7 @@ def test_a_run_function_with_too_few_estimates_is_an_error():
     (dict(confidence=1.0), "confidence"),
     (dict(tolerance=-0.1), "tolerance"),
     (dict(params={"seed": 3}), "params"),
+    (dict(params={"ref": __import__("numpy").array([0.2, 0.8])}), "tolist"),
 ])
 def test_declaration_errors(bad, msg):
     kw = dict(target=0.5, **bad)
@@ -347,6 +348,20 @@ def test_expected_refutation_passes_while_refuted(write_modules, run):
         'describe="300 steps of lr 0.5")', 'describe="300 steps", expect=refuted("(15) is the large-G limit"))')
     code, out, report, _ = run(write_modules({"wrong.py": src}))
     assert code == 0 and report["claims"][0]["status"] == "refuted" and report["claims"][0]["as_expected"]
+
+
+def test_expected_refutation_that_stops_disagreeing_fails_the_gate(write_modules, run):
+    src = MODULE.replace("Simulation, Summary", "Simulation, Summary, refuted").replace(
+        'describe="300 steps of lr 0.5")', 'describe="300 steps", expect=refuted("claimed wrong"))')
+    code, out, report, _ = run(write_modules({"sims.py": src}))
+    right = {c["id"]: c for c in report["claims"]}["sim-right"]
+    assert code == 1 and right["status"] == "simulated" and not right["as_expected"]
+
+
+def test_diff_ranks_simulated_below_checked():
+    from verify_claims.report.diff import direction, strength
+    assert strength("proved") > strength("checked") > strength("simulated") > strength("undecided")
+    assert direction("checked", "simulated") == "weaker" and direction("simulated", "refuted") == "weaker"
 
 
 def test_store_reuses_a_simulation_and_reruns_it_after_its_source_changes(write_modules, run):

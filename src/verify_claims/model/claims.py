@@ -745,6 +745,12 @@ class Simulation(Claim):
         if not all(isinstance(k, str) and k.isidentifier() for k in self.params) or \
                 {"seed", "runs"} & set(self.params):
             raise DeclarationError(f"{what}: params must map keyword names (not seed or runs) to values")
+        bad = [k for k, v in self.params.items() if not _plain_value(v)]
+        if bad:
+            raise DeclarationError(
+                f"{what}: params[{bad[0]!r}] is a {type(self.params[bad[0]]).__name__}: use numbers, strings, booleans, "
+                "sympy numbers and lists, tuples or dicts of them (they key the stored result by value; convert "
+                "arrays with .tolist())")
         if not isinstance(self.describe, str):
             raise DeclarationError(f"{what}: describe must be a string")
         super().validate()
@@ -759,6 +765,19 @@ class Simulation(Claim):
         run = r"\mathtt{" + _tex_text(getattr(self.run, "__name__", "run")) + "}"
         return (rf"\overline{{{run}}}_{{{self.runs}\ \text{{runs}}}} = {target}\ "
                 rf"\text{{(t-interval at confidence {self.confidence:g}, widened by }} {self.tolerance:g}\text{{)}}")
+
+
+def _plain_value(v, depth: int = 0) -> bool:
+    """A parameter value that is hashed by value (no arrays, objects or functions)."""
+    if depth > 8:
+        return False
+    if v is None or isinstance(v, (bool, int, float, str)) or (isinstance(v, sp.Basic) and v.is_number):
+        return True
+    if isinstance(v, (list, tuple)):
+        return all(_plain_value(x, depth + 1) for x in v)
+    if isinstance(v, dict):
+        return all(isinstance(k, str) and _plain_value(x, depth + 1) for k, x in v.items())
+    return False
 
 
 def _tex_text(name: str) -> str:
