@@ -383,6 +383,26 @@ def test_store_reuses_a_simulation_and_reruns_it_after_its_source_changes(write_
     assert origins["sim-right"] == "searched" and origins["sim-other"] == "store"
 
 
+RAISES = '''
+    from verify_claims import Ref, Simulation
+
+    def broken(seed, runs, **params):
+        return [1.0 / 0.0] * runs
+
+    CLAIMS = [Simulation(id="sim-broken", title="broken", ref=Ref("Beyond the paper: GRPO dynamics"), run=broken,
+                         params={}, target=0, runs=3)]
+'''
+
+
+def test_a_raising_run_function_is_an_error_of_its_claim_not_of_the_run(write_modules, run):
+    code, out, report, _ = run(write_modules({"sims.py": MODULE, "broken_sims.py": RAISES}))
+    by = {c["id"]: c for c in report["claims"]}
+    assert code == 1 and by["sim-right"]["status"] == "simulated"
+    msg = by["sim-broken"]["message"]
+    assert by["sim-broken"]["status"] == "error" and "sim-broken" in msg and "broken_sims" in msg
+    assert "ZeroDivisionError" in msg and "line" in msg
+
+
 SPIN = '''
     from verify_claims import Ref, Simulation
 
