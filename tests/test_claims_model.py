@@ -7,8 +7,8 @@ import pytest
 import sympy as sp
 
 from verify_claims import (HOLDS, Chain, DeclarationError, Expect, Identity, Inequality, Limit,
-                           Maximiser, Monotonic, Ref, Root, Stationary, Step, Summary, not_in_general,
-                           refuted)
+                           Maximiser, Monotonic, Ref, Root, Simulation, Stationary, Step, Summary,
+                           not_in_general, refuted)
 from verify_claims.model.claims import KINDS
 
 x, y, a = sp.symbols("x y a")
@@ -20,6 +20,11 @@ def _identity(**kw):
     base = dict(id="good-id", title="a title", ref=Ref("2", eq="3"), lhs=x, rhs=x, domain={x: R})
     base.update(kw)
     return Identity(**base)
+
+
+def _sim_run(seed, runs, **params):
+    """A simulation's run function (module level, as the kind requires)."""
+    return [0.0] * runs
 
 
 def _raises_naming(claim, *fragments):
@@ -48,6 +53,7 @@ def test_a_well_formed_claim_of_every_kind_validates():
         Maximiser(id="k-maximiser", title="t", ref="1", objective=-(x - a) ** 2, wrt=x, at={x: a},
                   over={x: R}, domain={a: R}),
         Summary(id="k-summary", title="t", ref="1", uses=("k-maximiser",)),
+        Simulation(id="k-simulation", title="t", ref="1", run=_sim_run, target=0, runs=5),
     ]
     for c in claims:
         c.validate()  # must not raise

@@ -279,8 +279,8 @@ def test_claims_json_fields(write_modules, cli):
     assert run["versions"]["python"] == platform.python_version()
     assert run["versions"]["sympy"] == sympy.__version__
     assert run["versions"]["mpmath"] == mpmath.__version__
-    assert run["counts"] == {"proved": 1, "certified": 2, "checked": 0, "refuted": 1, "undecided": 0,
-                             "error": 0, "timeout": 0}
+    assert run["counts"] == {"proved": 1, "certified": 2, "checked": 0, "simulated": 0, "refuted": 1,
+                             "undecided": 0, "error": 0, "timeout": 0}
     assert (run["as_expected"], run["not_as_expected"], run["problems"]) == (3, 1, 0)
     assert report["problems"] == []
     assert [c["id"] for c in report["claims"]] == ["square-of-sum", "amgm-bound", "exp-increasing",

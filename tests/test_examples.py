@@ -35,7 +35,7 @@ EXAMPLE = ROOT / "examples" / "dpo"
 DERIVATIONS = ROOT / "derivations"
 ENGINE = ROOT / "src" / "verify_claims"
 
-GRPO_MODULES = ("advantage", "groups", "preference", "divergence", "objective", "closed_forms")
+GRPO_MODULES = ("advantage", "groups", "preference", "divergence", "objective", "closed_forms", "dynamics")
 HELPERS = ("_grpo", "_s1_helpers", "_s2_helpers", "_s23_helpers", "_s231_helpers", "_s3_helpers")
 
 # every claim of examples/dpo and the status it must get (the strongest the engine reaches)

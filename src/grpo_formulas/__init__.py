@@ -22,11 +22,15 @@ Modules (each function's docstring names the section and equation it implements)
   Section 3, Bernoulli KL;
 - ``objective``: the per-context objective J_GRPO of Section 2.3;
 - ``closed_forms``: the binary-question stationary policies (14) and (15), the Gibbs policy
-  of Eq. (4), the direct-KL closed form of Section 3 for groups of two.
+  of Eq. (4), the direct-KL closed form of Section 3 for groups of two;
+- ``dynamics`` (numpy, no sympy): the GRPO update of Eq. (1) simulated, vectorised over runs,
+  for ``Simulation`` claims; the reference points it is compared with (x_G, Eq. (12) solved
+  numerically, (14) and (15) in floats) and the paper's notion of stationarity iterated.
 
-This package is content, not engine: it uses sympy and ``verify_claims.expectations``;
+This package is content, not engine: it uses sympy, numpy (``dynamics``) and
+``verify_claims.expectations``;
 the verifier (``verify_claims``) never imports it.  Importing ``grpo_formulas`` itself
 loads nothing but this docstring; import the submodules you need.
 """
 
-__all__ = ["advantage", "closed_forms", "divergence", "groups", "objective", "preference"]
+__all__ = ["advantage", "closed_forms", "divergence", "dynamics", "groups", "objective", "preference"]

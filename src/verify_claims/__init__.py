@@ -3,7 +3,7 @@
 Public surface for derivation modules (content):
 
     from verify_claims import Identity, Chain, Step, Inequality, Limit, Monotonic, \\
-        Root, Stationary, Maximiser, Summary, Ref, refuted, not_in_general, Notation
+        Root, Stationary, Maximiser, Summary, Simulation, Ref, refuted, not_in_general, Notation
     from verify_claims.expectations import Categorical, iid, group_expectation
     from verify_claims.figures import Figure, Curve
 
@@ -28,8 +28,8 @@ __version__ = "0.2.0"
 # (and a run answered from the proof store) does not pay for sympy
 _EXPORTS = {
     **{n: "model.claims" for n in ("Identity", "Chain", "Step", "Inequality", "Limit", "Monotonic", "Root",
-                                   "Stationary", "Maximiser", "Summary", "Uncheckable", "Ref", "Expect", "HOLDS",
-                                   "refuted", "not_in_general", "Claim", "DeclarationError")},
+                                   "Stationary", "Maximiser", "Summary", "Simulation", "Uncheckable", "Ref", "Expect",
+                                   "HOLDS", "refuted", "not_in_general", "Claim", "DeclarationError")},
     "Notation": "model.notation",
     "Status": "model.status", "ExitCode": "model.status", "Settings": "run.settings", "verify": "engine.verify",
 }

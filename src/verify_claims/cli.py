@@ -25,7 +25,7 @@ from .run.settings import Settings
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = (ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE,
                                                    ExitCode.INTERNAL)
 
-_COLOURS = {"proved": "32", "certified": "32", "checked": "36", "refuted": "31", "undecided": "33",
+_COLOURS = {"proved": "32", "certified": "32", "checked": "36", "simulated": "34", "refuted": "31", "undecided": "33",
             "error": "35", "timeout": "35"}
 
 
@@ -90,8 +90,9 @@ def _budget(s):
 def build_parser() -> argparse.ArgumentParser:
     d = Settings()
     p = _Parser(prog="verify-claims", formatter_class=argparse.RawDescriptionHelpFormatter,
-                description="Verify the claims of derivation modules: proved, certified, checked or "
-                            "refuted, with counterexamples. Writes REPORT_DIR/claims.json and the report.\n"
+                description="Verify the claims of derivation modules: proved, certified, checked, "
+                            "simulated (simulation claims) or refuted, with counterexamples. Writes "
+                            "REPORT_DIR/claims.json and the report.\n"
                             "`verify-claims diff [OLD.json [NEW.json]]` says what changed between two runs "
                             "(`verify-claims diff -h`).\nDefaults can be set in pyproject.toml under "
                             "[tool.verify-claims] (see the README); options given here override them.",

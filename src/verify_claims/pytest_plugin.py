@@ -7,7 +7,7 @@ unless ``--verify-claims`` is given (importing it costs only pytest's own import
   pyproject.toml, else ``./derivations``) is a test file, every claim a test item with
   the node id ``DIR/module.py::claim-id``: ``-k``, ``-x``, ``--lf``, ``--co``,
   ``--junitxml`` and pytest-xdist work as for any test.
-- A claim expected to hold passes when it is proved, certified or checked, and fails
+- A claim expected to hold passes when it is proved, certified, checked or (a simulation) simulated, and fails
   with its counterexample (the point and both sides) otherwise.  A claim expected to be
   refuted (a paper error, a "not in general" statement) is a strict xfail: refuted is
   XFAIL; established is XPASS(strict), a failure; an error or timeout is a failure.

@@ -20,6 +20,10 @@
    kind's own rule, exactly where the expressions allow); the raw point is kept beside it.
    Only here, for a claim's final result: the mutation run's screening of mutants never
    shrinks.
+
+A ``Simulation`` claim takes none of these steps: its run function is called and the mean
+over runs compared with the target (``kinds/simulation.py``); its status is *simulated*
+or refuted, never proved, certified or checked.
 """
 
 from __future__ import annotations
@@ -62,6 +66,13 @@ def verify(claim, settings: Settings | None = None, *, certificate: dict | None 
         # "no sound method succeeded" was recorded before one of today's methods existed
         certificate = None
     t0 = time.process_time()
+    if claim.kind == "simulation":
+        # no points, no proof: the algorithm is run and its mean compared (kinds/simulation.py)
+        try:
+            return kind_of(claim).evaluate(claim, settings)
+        except Exception as exc:  # noqa: BLE001 - an error of this claim, not of the run
+            return Result.for_claim(claim, Status.ERROR, message=f"{type(exc).__name__}: {exc}",
+                                    seconds=round(time.process_time() - t0, 4))
     # sympy's assumption system shuffles its rules with the global random module: seeding
     # it per claim makes a verdict independent of which claims ran before in this process
     random.seed(f"sympy:{settings.seed}:{claim.id}")

@@ -10,11 +10,13 @@ from .limit import KIND as LIMIT
 from .maximiser import KIND as MAXIMISER
 from .monotonic import KIND as MONOTONIC
 from .root import KIND as ROOT
+from .simulation import KIND as SIMULATION
 from .stationary import KIND as STATIONARY
 
 __all__ = ["Kind", "KINDS", "kind_of"]
 
-KINDS = {k.name: k for k in (IDENTITY, CHAIN, INEQUALITY, LIMIT, MONOTONIC, ROOT, STATIONARY, MAXIMISER)}
+KINDS = {k.name: k for k in (IDENTITY, CHAIN, INEQUALITY, LIMIT, MONOTONIC, ROOT, STATIONARY, MAXIMISER,
+                              SIMULATION)}
 
 
 def kind_of(claim) -> Kind:

@@ -15,6 +15,8 @@ place how a claim of that kind is
   the mistakes particular to the kind), for the mutation score (``verify_claims.mutation``).
 
 The engine (``engine.verify``) runs these in that order and combines what they found.
+A simulation (``simulation.SimulationKind``) has no points, proofs or mutants: its
+``evaluate(claim, settings)`` runs the claim's function and returns the whole result.
 """
 
 from __future__ import annotations

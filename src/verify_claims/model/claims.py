@@ -20,8 +20,8 @@ from .domain import DeclarationError, Domain, as_domain
 
 __all__ = [
     "Ref", "Expect", "HOLDS", "refuted", "not_in_general", "Claim", "Identity", "Step", "Chain", "Inequality",
-    "Limit", "Monotonic", "Root", "Stationary", "Maximiser", "Summary", "Uncheckable", "DeclarationError",
-    "KINDS",
+    "Limit", "Monotonic", "Root", "Stationary", "Maximiser", "Summary", "Simulation", "Uncheckable",
+    "DeclarationError", "KINDS",
 ]
 
 CERTIFY_METHODS = ("symbolic", "smt", "bernstein", "ball", "interval", "none")
@@ -678,6 +678,113 @@ class Summary(Claim):
             raise DeclarationError(f"summary {self.id!r}: name the claims that support it in `uses`")
 
 
+@dataclass(kw_only=True)
+class Simulation(Claim):
+    """A statement about what an algorithm does, backed by simulating it: the mean over
+    ``runs`` independent runs of ``run`` (one estimate per run) equals ``target``.
+
+    ``run(seed, runs, **params)`` is a plain module-level function returning a sequence of
+    ``runs`` numbers (the per-run estimates, e.g. the policy each run settles at); the engine
+    gives it a seed derived from the master seed and the claim's id, so the numbers are the
+    same on every run.  ``target`` is a number or a constant sympy expression, or a
+    module-level function of ``params`` (called as ``target(**params)``, for a value only a
+    numeric root-finder gives).  The claim is *simulated* when ``target`` lies in the
+    ``confidence`` t-interval of the mean over runs widened by ``tolerance`` on both sides
+    (the bias a finite step size or run length leaves, which more runs do not remove), and
+    refuted, with the numbers, when it lies outside.  Never proved or certified: the status
+    is ``simulated`` (statistical evidence about a model of the algorithm).  ``describe``
+    says in words what one run does (steps, step size, ...), for the report."""
+
+    run: Any = None
+    params: dict = field(default_factory=dict)
+    target: Any = None
+    runs: int = 100
+    confidence: float = 0.99
+    tolerance: float = 0.0
+    describe: str = ""
+    kind = "simulation"
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.params = dict(self.params)
+        if isinstance(self.target, (int, float)) and not isinstance(self.target, bool):
+            self.target = sp.sympify(self.target)
+
+    def expressions(self):
+        return [self.target] if isinstance(self.target, sp.Basic) else []
+
+    def target_value(self) -> float:
+        """The target as a float (a sympy constant evaluated, or the function called)."""
+        if isinstance(self.target, sp.Basic):
+            return float(sp.N(self.target, 30))
+        return float(self.target(**self.params))
+
+    def validate(self):
+        what = f"simulation {self.id!r}"
+        for name, fn in (("run", self.run), ("target", self.target)):
+            if name == "target" and isinstance(fn, sp.Basic):
+                continue
+            if not callable(fn) or not hasattr(fn, "__code__"):
+                raise DeclarationError(
+                    f"{what}: `{name}` must be " + ("a number, a constant sympy expression or " if name == "target"
+                                                     else "") + f"a plain module-level function, not {fn!r:.60}")
+            if fn.__name__ == "<lambda>" or "<locals>" in getattr(fn, "__qualname__", ""):
+                raise DeclarationError(
+                    f"{what}: `{name}` must be a module-level function (def at the top of a module), not a lambda "
+                    "or a nested function: its source is what keys the stored result")
+        if isinstance(self.target, sp.Basic) and (self.target.free_symbols or not self.target.is_number):
+            raise DeclarationError(f"{what}: target {self.target} must be a constant (no free symbols)")
+        if isinstance(self.runs, bool) or not isinstance(self.runs, int) or self.runs < 2:
+            raise DeclarationError(f"{what}: runs must be an integer >= 2 (a confidence interval needs two runs)")
+        if isinstance(self.confidence, bool) or not isinstance(self.confidence, (int, float)) or \
+                not 0 < self.confidence < 1:
+            raise DeclarationError(f"{what}: confidence must be a number strictly between 0 and 1, e.g. 0.99")
+        if isinstance(self.tolerance, bool) or not isinstance(self.tolerance, (int, float)) or \
+                not self.tolerance >= 0 or self.tolerance == float("inf"):
+            raise DeclarationError(f"{what}: tolerance must be a finite number >= 0 (an absolute half-width)")
+        if not all(isinstance(k, str) and k.isidentifier() for k in self.params) or \
+                {"seed", "runs"} & set(self.params):
+            raise DeclarationError(f"{what}: params must map keyword names (not seed or runs) to values")
+        bad = [k for k, v in self.params.items() if not _plain_value(v)]
+        if bad:
+            raise DeclarationError(
+                f"{what}: params[{bad[0]!r}] is a {type(self.params[bad[0]]).__name__}: use numbers, strings, booleans, "
+                "sympy numbers and lists, tuples or dicts of them (they key the stored result by value; convert "
+                "arrays with .tolist())")
+        if not isinstance(self.describe, str):
+            raise DeclarationError(f"{what}: describe must be a string")
+        super().validate()
+
+    def function_name(self, fn=None) -> str:
+        fn = self.run if fn is None else fn
+        return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', '?')}"
+
+    def statement_latex(self):
+        target = self.latex(self.target) if isinstance(self.target, sp.Basic) else \
+            r"\mathtt{" + _tex_text(getattr(self.target, "__name__", "target")) + r"}(\ldots)"
+        run = r"\mathtt{" + _tex_text(getattr(self.run, "__name__", "run")) + "}"
+        return (rf"\overline{{{run}}}_{{{self.runs}\ \text{{runs}}}} = {target}\ "
+                rf"\text{{(t-interval at confidence {self.confidence:g}, widened by }} {self.tolerance:g}\text{{)}}")
+
+
+def _plain_value(v, depth: int = 0) -> bool:
+    """A parameter value that is hashed by value (no arrays, objects or functions)."""
+    if depth > 8:
+        return False
+    if v is None or isinstance(v, (bool, int, float, str)) or (isinstance(v, sp.Basic) and v.is_number):
+        return True
+    if isinstance(v, (list, tuple)):
+        return all(_plain_value(x, depth + 1) for x in v)
+    if isinstance(v, dict):
+        return all(isinstance(k, str) and _plain_value(x, depth + 1) for k, x in v.items())
+    return False
+
+
+def _tex_text(name: str) -> str:
+    """A Python identifier as LaTeX text (underscores escaped)."""
+    return "".join(c if c.isalnum() else r"\_" if c == "_" else "" for c in str(name))
+
+
 @dataclass(kw_only=True, frozen=True)
 class Uncheckable:
     """A statement of the paper that cannot be checked mechanically (a remark about a
@@ -721,4 +828,4 @@ class Uncheckable:
 
 
 KINDS = {c.kind: c for c in (Identity, Chain, Inequality, Limit, Monotonic, Root, Stationary, Maximiser,
-                             Summary)}
+                             Summary, Simulation)}

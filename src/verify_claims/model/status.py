@@ -29,6 +29,10 @@ class Status(_StrEnum):
     PROVED = "proved"        # exact symbolic identity or derivation step; no sampling involved
     CERTIFIED = "certified"  # an inequality-like statement shown over its whole domain by a sound method
     CHECKED = "checked"      # only spot-checked numerically
+    # the algorithm simulated (Simulation claims only): the target lies in a confidence
+    # interval of the mean over seeded runs; statistical evidence about a model of the
+    # algorithm, weaker than checked (which evaluates the statement itself at every point)
+    SIMULATED = "simulated"
     REFUTED = "refuted"      # a confirmed counterexample
     UNDECIDED = "undecided"  # neither established nor refuted
     ERROR = "error"          # malformed, raised, or an engine conflict
@@ -40,7 +44,7 @@ class Status(_StrEnum):
 
     @property
     def strength(self) -> int:
-        """0 for proved, 1 certified, 2 checked; larger for everything not established."""
+        """0 for proved, 1 certified, 2 checked, 3 simulated; larger for everything not established."""
         return list(Status).index(self)
 
 
@@ -64,7 +68,9 @@ class ExitCode(enum.IntEnum):
 
 
 STATUSES = tuple(s.value for s in Status)
-ESTABLISHED = (Status.PROVED, Status.CERTIFIED, Status.CHECKED)
+# strongest first: a summary is as strong as the weakest of these among the claims it uses,
+# so a summary resting on a simulated claim is at most simulated
+ESTABLISHED = (Status.PROVED, Status.CERTIFIED, Status.CHECKED, Status.SIMULATED)
 # the kinds whose strongest status is "certified" (a statement over a whole domain that
 # is not an identity); limits are included though their strongest evidence is an exact
 # sympy limit (proved)

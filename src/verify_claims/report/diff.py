@@ -240,7 +240,7 @@ class RunDiff:
 def strength(status, expected: str = "holds") -> int:
     """How strong a verdict is for what the claim is expected to do; larger is stronger.
 
-    Expected to hold: proved 3 > certified 2 > checked 1 > not established 0 (undecided,
+    Expected to hold: proved 4 > certified 3 > checked 2 > simulated 1 > not established 0 (undecided,
     timeout, error, refuted).  Expected refuted: refuted 1 > anything else 0.  An unknown
     status (a newer writer) counts as not established."""
     try:

@@ -32,11 +32,12 @@ __all__ = ["STATUS_COLOURS", "layout", "graph_svg", "foundations", "MIN_PDF_FONT
            "section_graphs", "section_graphs_html", "section_graphs_pdf", "drawing_svg", "drawing_pdf"]
 
 STATUS_COLOURS = {
-    "proved": "#1a7f37", "certified": "#0969da", "checked": "#1b7c83", "refuted": "#cf222e",
+    "proved": "#1a7f37", "certified": "#0969da", "checked": "#1b7c83", "simulated": "#bf3989", "refuted": "#cf222e",
     "undecided": "#b08800", "error": "#8250df", "timeout": "#6e7781", "missing": "#ffffff",
     "not-reached": "#8c959f",  # a chain step after the first failing one
 }
-_RANK = {"proved": 2, "certified": 2, "checked": 1}
+# rigorous (2) / only numerically checked or simulated somewhere down the chain (1)
+_RANK = {"proved": 2, "certified": 2, "checked": 1, "simulated": 1}
 
 CHAR_W, NODE_H, ROW_GAP, COL_GAP, PAD = 6.6, 22, 8, 70, 16
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from ..atomic import write_text_atomic
 from .view import section_of, section_sort_key as _section_key
 from ..model.status import STATUSES
+from .view import STATUS_TEXT
 
 __all__ = ["render_inventory", "render_findings", "render_certification", "update_docs", "section_of",
            "FINDINGS_BEGIN", "FINDINGS_END", "README_BLOCKS", "replace_block"]
@@ -68,13 +69,24 @@ def format_counterexample(cx) -> str:
     return f"{head}: " + "; ".join(parts)
 
 
+def _simulation_note(c: dict) -> str:
+    """For a simulation claim: runs, what one run does, the interval and the target."""
+    sim = (c.get("evidence") or {}).get("simulation") or {}
+    if c.get("kind") != "simulation" or "mean" not in sim:
+        return ""
+    run = f"{sim['runs']} runs" + (f" of {sim['describe']}" if sim.get("describe") else "")
+    return (f" ({run}; mean {sim['mean']:.6g}, {sim['confidence'] * 100:g}% t-interval [{sim['ci_low']:.6g}, "
+            f"{sim['ci_high']:.6g}] ± {sim['tolerance']:g}; target {sim['target']:.6g})")
+
+
 def _status_of(c: dict) -> str:
     s = c["status"]
+    note = _simulation_note(c)
     if s == "refuted" and c.get("as_expected"):
-        return "refuted (as expected)"
+        return "refuted (as expected)" + note
     if not c.get("as_expected"):
-        return f"**{s} (NOT AS EXPECTED)**"
-    return s
+        return f"**{s} (NOT AS EXPECTED)**{note}"
+    return s + note
 
 
 def render_inventory(report: dict) -> str:
@@ -107,6 +119,13 @@ def render_inventory(report: dict) -> str:
                    + f" | {sum(cnt.values())} |")
     out.append("| **all** | " + " | ".join(f"**{total.get(s, 0)}**" for s in columns)
                + f" | **{sum(total.values())}** |")
+    out += ["", "Statuses: " + "; ".join(f"*{s}*: {STATUS_TEXT[s]}" for s in columns if s in STATUS_TEXT) + "."]
+    if any(c.get("kind") == "simulation" for _, _, c in rows):
+        out += ["", "Claim kinds: besides the formula kinds (identity, chain, inequality, limit, monotonic, root, "
+                    "stationarity, maximiser) and summaries, *simulation* claims state what the algorithm does: "
+                    "a run function is run many times from seeds derived from the master seed, and the target "
+                    "must lie in the t-interval of the mean over runs widened by a tolerance (status *simulated*, "
+                    "never proved; the verdict column gives runs, interval and target)."]
     out += ["", "## Every claim", "",
             "| Id | Location in the paper | Kind | Module | Expected | Verdict |",
             "|---|---|---|---|---|---|"]

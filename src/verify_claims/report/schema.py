@@ -13,7 +13,8 @@ from ..model.status import INEQUALITY_LIKE, STATUSES
 __all__ = ["SCHEMA", "build_report", "write_json_atomic", "mark_established", "certification_summary"]
 
 SCHEMA = "verify-claims/1"  # additions only since 0.1: run.store, run.selection, claims[].origin, claims[].established_at,
-# claims[].expanded, claims[].display, claims[].symbols
+# claims[].expanded, claims[].display, claims[].symbols; the status "simulated" (run.counts.simulated, kind
+# "simulation", claims[].evidence.simulation) and run.versions.numpy
 
 
 def mark_established(results) -> None:
@@ -27,7 +28,7 @@ def mark_established(results) -> None:
         r = by_id.get(rid)
         if r is None or rid in trail:  # filtered out by --only, or a cycle: not established here
             return None
-        mine = r.status in ("proved", "certified", "checked")
+        mine = r.status in ("proved", "certified", "checked", "simulated")
         deps = [ok(u, trail + (rid,)) for u in r.uses]
         if not mine or any(d is False for d in deps):
             val = False

@@ -24,6 +24,8 @@ STATUS_TEXT = {
     "proved": "exact symbolic proof (sympy), no sampling",
     "certified": "shown on the whole domain by a sound symbolic argument",
     "checked": "numeric spot-check only",
+    "simulated": "the algorithm simulated: target inside a confidence interval over seeded runs (statistical "
+                 "evidence, never a proof)",
     "refuted": "counterexample found",
     "undecided": "neither proved nor decided numerically",
     "error": "the claim raised, is malformed, or prover and numbers conflict",
@@ -32,7 +34,7 @@ STATUS_TEXT = {
 
 FOUNDATION_TEXT = {
     "rigorous": "it and everything it uses (transitively) is proved or certified",
-    "spot-checked": "established, but something down the chain is only numerically checked",
+    "spot-checked": "established, but something down the chain is only numerically checked or simulated",
     "unfounded": "its own status is established but something it uses is not, or is missing",
     "not established": "its own status is not established",
 }
@@ -163,6 +165,13 @@ WORDS = {
     "coefficient": "1/G coefficient", "criterion": "judged by", "gap": "S_G - S_inf along the ladder",
     "scaled_gap": "G (S_G - S_inf) along the ladder", "coefficient_here": "declared c at this point",
     "stopped": "ladder stopped",
+    # simulations (kinds/simulation.py)
+    "simulation": "simulation", "summary": "summary", "runs": "runs", "describe": "one run",
+    "run_function": "run function", "seed": "seed of the run function", "params": "parameters",
+    "interval": "confidence interval", "mean": "mean over runs", "sd_between_runs": "standard deviation between runs",
+    "ci_low": "interval's lower end", "ci_high": "interval's upper end", "tolerance": "tolerance (absolute)",
+    "target": "target", "compared": "compared", "widened": "interval widened by the tolerance",
+    "outside_by": "target outside by", "per_run": "one run", "confidence": "confidence",
 }
 
 

@@ -73,8 +73,8 @@ class Certificates:
     def record(result, declaration: str) -> dict | None:
         """What to commit for a result (None for errors and timeouts: nothing to keep)."""
         status = Status(result.status)
-        if status in (Status.ERROR, Status.TIMEOUT) or result.kind == "summary":
-            return None
+        if status in (Status.ERROR, Status.TIMEOUT) or result.kind in ("summary", "simulation"):
+            return None  # a simulation has no decisions to replay: it is run again (or taken from the store)
         rec = {"declaration": declaration, "status": status.value, "method": result.method}
         if status in (Status.PROVED, Status.CERTIFIED):
             rec["decisions"] = dict(sorted((result.evidence.get("trace") or {}).items()))

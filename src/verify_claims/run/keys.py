@@ -2,7 +2,9 @@
 
 A claim's *declaration key* changes whenever anything that can change its verdict
 changes: its kind, id (the seed of its sample points), expressions, domain and `where`
-relations, kind parameters and expectation.  Descriptive fields (title, paper
+relations, kind parameters and expectation; a simulation's run (and target) function by
+the source of its defining package (``fingerprint.function_fingerprint``; the versions of
+numpy and the other libraries are in every store key through the engine fingerprint).  Descriptive fields (title, paper
 reference, note, the module it lives in, `uses`, a step's `because`, the explanations of
 harmless mutants, the paper's display form) are not part of it:
 editing a title does not re-verify a proof.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import types
 
 import sympy as sp
 
@@ -100,6 +103,13 @@ class Hasher:
                     continue
                 h.update(f.name.encode())
                 h.update(self.value(getattr(v, f.name)))
+        elif isinstance(v, types.FunctionType):
+            # a simulation's run or target function: by its defining package's source
+            # (run.fingerprint.function_fingerprint), never by repr, which holds a memory
+            # address that differs in every process; numpy's version is in every store key
+            # through the engine fingerprint
+            from .fingerprint import function_fingerprint
+            h.update(b"function|" + function_fingerprint(v).encode())
         elif hasattr(v, "sets") and hasattr(v, "where"):  # a Domain built by hand
             h.update(b"domain")
             h.update(self.value(dict(v.sets)))

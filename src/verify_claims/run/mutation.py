@@ -311,7 +311,8 @@ class MutationOutcome:
 
 def eligible(results) -> set:
     """Claims whose mutants are worth running: expected to hold, and established now."""
-    return {r.id for r in results if r.expected == "holds" and r.kind not in ("summary", "?")
+    # a simulation has no formula to mistype (its run is a function): not mutated
+    return {r.id for r in results if r.expected == "holds" and r.kind not in ("summary", "simulation", "?")
             and Status(r.status).established}
 
 
