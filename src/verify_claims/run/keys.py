@@ -4,7 +4,7 @@ A claim's *declaration key* changes whenever anything that can change its verdic
 changes: its kind, id (the seed of its sample points), expressions, domain and `where`
 relations, kind parameters and expectation.  Descriptive fields (title, paper
 reference, note, the module it lives in, `uses`, a step's `because`, the explanations of
-harmless mutants, the paper's display form) are not part of it:
+harmless mutants, the paper's display form, a declared narrowing) are not part of it:
 editing a title does not re-verify a proof.
 
 Expressions are hashed as Merkle trees over sympy's structure (type, then the hashes of
@@ -24,7 +24,10 @@ import sympy as sp
 __all__ = ["Hasher", "declaration_key"]
 
 # harmless_mutants: prose about the mutation score, never about a verdict
-DESCRIPTIVE = frozenset({"title", "ref", "note", "source", "uses", "because", "harmless_mutants", "display"})
+# narrowed / paper_domain: what the paper states beside what is verified (the reports show it,
+# taken from today's declaration even for a stored result); no verdict depends on them
+DESCRIPTIVE = frozenset({"title", "ref", "note", "source", "uses", "because", "harmless_mutants", "display",
+                         "narrowed", "paper_domain"})
 # optional fields added to a claim kind after its keys were in use (Limit.rate): hashed
 # only when set, so a claim that leaves them unset keeps its key (and its certificate)
 UNSET_UNHASHED = frozenset({"rate"})
