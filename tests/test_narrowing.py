@@ -190,7 +190,7 @@ def test_json_records_the_declaration_and_counts_it(narrowed_run):
     assert counts["undeclared_ids"] == ["undeclared-cut"]
     # the terminal summary counts them and warns about the undeclared one (file, claim, what to add)
     assert ("3 claims verified on a narrower domain than the paper states (1 declared by the claim, "
-            "1 summaries resting on such claims, 1 NOT DECLARED)") in proc.stdout
+            "1 summary resting on such claims, 1 NOT DECLARED)") in proc.stdout
     warn = next(line for line in proc.stdout.splitlines() if "undeclared restriction" in line)
     assert "paper.py [undeclared-cut]" in warn and "x (the interval (0, 10], cut at 10)" in warn
     assert "narrowed=Narrowed(" in warn
@@ -215,6 +215,9 @@ def test_html_shows_it_next_to_the_verdict_escaped(narrowed_run):
     assert "The paper's own domain (not a narrowing): <code>G</code> in {2}: Section 9.2 treats groups of two" in pair and "badge narrowed" not in pair
     full = html[html.index('id="claim-full-domain"'):]
     assert "badge narrowed" not in full[:full.index("</article>")]
+    rests = html[html.index('id="claim-summary-of-instances"'):]
+    assert 'rests on: <a href="#claim-square-at-instances"><code>square-at-instances</code></a>' in \
+        rests[:rests.index("</article>")]
     summary = html[html.index('id="summary"'):html.index('id="claims-table"')]
     assert "<b>3</b> claims verified on a narrower domain than the paper states" in summary
 

@@ -799,8 +799,9 @@ def _narrowing_lines(results, narrowed) -> list:
     if not narrowed or not (narrowed.get("claims") or narrowed.get("undeclared_ids")):
         return []
     n = narrowed["claims"]
+    summaries = "summary resting" if narrowed.get("summaries") == 1 else "summaries resting"
     parts = [f"{narrowed[k]} {what}" for k, what in (("declared", "declared by the claim"),
-                                                      ("summaries", "summaries resting on such claims"),
+                                                      ("summaries", f"{summaries} on such claims"),
                                                       ("undeclared", "NOT DECLARED")) if narrowed.get(k)]
     out = [f"   {n} claim{'s' if n != 1 else ''} verified on a narrower domain than the paper states"
            + (f" ({', '.join(parts)})" if parts else "") + ": the verdict is of the narrower statement"]
