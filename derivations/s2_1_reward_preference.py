@@ -572,6 +572,11 @@ _OLD_AB = Categorical(["a", "b"], [pold, 1 - pold])
 _MEAN_OLD = _OLD_AB.expect(lambda o: _RWD[o])
 CLAIMS.append(Identity(
     id="r-inf-binary-closed-form",
+    narrowed=_instance("two answers with deterministic rewards $r(a \\mid q) > r(b \\mid q)$",
+                       paper=r"$\mathcal{R}_\infty$ for any outputs and rewards (display for R_inf); Eq. (18) with "
+                             "expected rewards",
+                       reason="with stochastic rewards sigma is the total reward std and the binary form fails "
+                              "(b1-large-g-sigma-squared-stochastic-rewards is refuted)"),
     title=r"Two answers with distinct rewards: $\mathcal{R}_\infty$ is a standardised probability shift",
     ref=Ref("2.1", note="display for R_inf; Appendix B.1, Eq. (18)"),
     lhs=name(NOTATION, (_PI_AB.expect(lambda o: _RWD[o]) - _MEAN_OLD)
