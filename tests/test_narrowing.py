@@ -275,3 +275,16 @@ def test_editing_the_declaration_reuses_the_verdict_and_shows_the_new_text(narro
     assert by["square-at-instances"]["origin"] == "store"
     assert by["square-at-instances"]["narrowed"]["reason"] == "the new reason"
     assert "the new reason" in (out2 / "report.html").read_text(encoding="utf-8")
+
+
+def test_junit_records_the_narrowing_as_a_property(narrowed_run):
+    import xml.etree.ElementTree as ET
+
+    from verify_claims.report.junit import render_junit
+    _, _, _, (_, data), _ = narrowed_run
+    root = ET.fromstring(render_junit(data))
+    props = {case.get("name"): {p.get("name"): p.get("value") for p in case.iter("property")}
+             for case in root.iter("testcase")}
+    assert props["square-at-instances"]["narrowed"].startswith("verified: beta in {1/10, 1, 10}; the paper: every")
+    assert props["undeclared-cut"]["narrowed"] == "undeclared restriction: x in (0, 10]"
+    assert "narrowed" not in props["full-domain"]
