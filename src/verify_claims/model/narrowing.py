@@ -149,9 +149,6 @@ def validate_narrowing(claim) -> None:
         if not isinstance(v, str) or not v.strip():
             raise DeclarationError(f"claim {claim.id!r}: paper_domain[{name}] needs a non-empty reason: where the "
                                    f"paper restricts {name} to {_nice(names[name])}")
-        if restriction_of(names[name]) is None:
-            raise DeclarationError(f"claim {claim.id!r}: paper_domain= names {name}, whose set {_nice(names[name])}"
-                                   " is no restriction (nothing to declare): remove it")
 
 
 def narrowing_json(claim) -> dict | None:
