@@ -288,3 +288,31 @@ def test_junit_records_the_narrowing_as_a_property(narrowed_run):
     assert props["square-at-instances"]["narrowed"].startswith("verified: beta in {1/10, 1, 10}; the paper: every")
     assert props["undeclared-cut"]["narrowed"] == "undeclared restriction: x in (0, 10]"
     assert "narrowed" not in props["full-domain"]
+
+
+def test_a_narrowed_correction_is_marked_in_the_findings():
+    from verify_claims.report.html import render_html
+    from verify_claims.report.tex import render_latex
+
+    def claim(**kw):
+        base = {"id": "c", "title": "t", "ref": "Section 1", "kind": "identity", "source": "m.py",
+                "expected": "holds", "expected_reason": "", "paper_error": False, "status": "proved",
+                "method": "m", "evidence": {}, "counterexample": None, "message": "", "uses": [], "seconds": 0.1,
+                "statement": "x = x", "steps": None, "as_expected": True, "established": True}
+        return {**base, **kw}
+
+    paper = claim(id="paper-claim", expected="refuted", expected_reason="wrong", paper_error=True, status="refuted",
+                  counterexample={"type": "values differ", "point": {"x": "1"}})
+    fix = claim(id="corrected-claim", uses=["paper-claim"],
+                narrowed={"declared": True, "paper": "any rewards", "verified": "deterministic rewards", "reason": "r"})
+    report = {"schema": "verify-claims/1", "run": {"seed": 1, "samples": 10, "precision": 30, "timeout": 1, "jobs": 1,
+              "derivations": "d", "started": "s", "seconds": 1, "versions": {}, "counts": {}, "claims": 2,
+              "as_expected": 2, "not_as_expected": 0, "problems": 0, "exit_code": 0}, "problems": [],
+              "claims": [paper, fix], "figures": []}
+    html = render_html(report)
+    found = html[html.index('id="findings"'):]
+    found = found[:found.index("</section>")]
+    assert '<code>corrected-claim</code></a> <span class="badge st-proved">proved</span> <span class="badge narrowed"' \
+        in found
+    tex = render_latex(report, findings_only=True)
+    assert "{(}proved, on a narrower domain): t" in tex
