@@ -316,3 +316,17 @@ def test_a_narrowed_correction_is_marked_in_the_findings():
         in found
     tex = render_latex(report, findings_only=True)
     assert "{(}proved, on a narrower domain): t" in tex
+
+
+def test_guard_flags_a_where_bound_on_one_symbol_but_not_a_coupling():
+    y = sp.Symbol("y", positive=True)
+    base = dict(id="w", title="t", ref=Ref("9"), lhs=x + y, op=">", rhs=0,
+                domain={x: sp.Interval.open(0, sp.oo), y: sp.Interval.open(0, sp.oo)})
+    cut = Inequality(**base, where=(x <= 10,))
+    cut.source = "m.py"
+    found = undeclared_restrictions(cut)
+    assert [(s, text) for s, text, _ in found] == [("x", "x <= 10")]
+    assert "the relation x <= 10 in `where`, cut at 10" in narrowing_json(cut)["reason"]
+    for rel in (x + y < 1, x < 1, sp.Ne(x, 3), x ** 2 < 4):  # couplings, plain ends, not a linear bound
+        assert undeclared_restrictions(Inequality(**base, where=(rel,))) == [], rel
+    assert undeclared_restrictions(Inequality(**base, where=(x <= 10,), paper_domain={x: "x <= 10 in the paper"})) == []

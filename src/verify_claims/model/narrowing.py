@@ -13,8 +13,8 @@ it); every report prints it next to the verdict and counts such claims.
 
 A guard (:func:`undeclared_restrictions`) looks for what is easy to forget: a claim
 expected to hold whose domain gives a symbol only finitely many values (a FiniteSet, a
-finite Range) or an interval with an end other than 0, 1 or -1 (a cut, [2, oo) or
-[1/10, 9/10]).  Such a claim must declare ``narrowed=`` or say that the set *is* the
+finite Range), an interval with an end other than 0, 1 or -1 (a cut, [2, oo) or
+[1/10, 9/10]), or a `where` relation bounding one symbol by such a number (beta <= 10).  Such a claim must declare ``narrowed=`` or say that the set *is* the
 paper's own domain, ``paper_domain={G: "Section 2.3.1 treats groups of two"}``.  A claim
 expected to be refuted needs neither (a counterexample at an instance refutes a "for
 all").  The guard cannot know what the paper states: a domain that is narrower without
@@ -92,9 +92,10 @@ def restriction_of(st) -> str | None:
 
 
 def undeclared_restrictions(claim) -> list:
-    """[(symbol name, set in words, why)] for every symbol of a claim expected to hold whose
-    set looks narrower than a "for all" and that neither ``narrowed=`` nor ``paper_domain=``
-    accounts for.  Empty for claims expected to be refuted and for summaries."""
+    """[(symbol name, what is verified in words, why)] for every symbol of a claim expected to
+    hold whose set (or a `where` bound on it alone) looks narrower than a "for all" and that
+    neither ``narrowed=`` nor ``paper_domain=`` accounts for.  Empty for claims expected to be
+    refuted and for summaries."""
     if not claim.expect.holds or claim.kind == "summary" or getattr(claim, "narrowed", None) is not None:
         return []
     own = {str(k) for k in (getattr(claim, "paper_domain", None) or {})}
@@ -102,8 +103,35 @@ def undeclared_restrictions(claim) -> list:
     for sym, st in sorted(claim.domain.sets.items(), key=lambda kv: str(kv[0])):
         why = restriction_of(st)
         if why and str(sym) not in own:
-            out.append((str(sym), _nice(st), why))
+            out.append((str(sym), f"{sym} in {_nice(st)}", why))
+    for rel in claim.domain.where:  # a `where` bound on one symbol cuts its range as an interval would
+        cut = _where_cut(rel)
+        if cut and cut[0] not in own and cut[0] not in {s for s, _, _ in out}:
+            out.append(cut)
     return out
+
+
+def _where_cut(rel):
+    """(symbol, relation, why) for a `where` relation that bounds a single symbol linearly by a
+    number other than 0, 1 or -1 (beta <= 10, 2*p >= 1); None for couplings of symbols
+    (p1 + p2 < 1) and for anything that is not such a bound."""
+    if not isinstance(rel, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
+        return None
+    free = rel.free_symbols
+    if len(free) != 1:
+        return None
+    (sym,) = free
+    try:
+        d = sp.expand(rel.lhs - rel.rhs)
+        slope = d.diff(sym)
+        if slope.free_symbols or slope == 0:  # not linear in the symbol: not a plain bound
+            return None
+        end = sp.nsimplify(-d.subs(sym, 0) / slope)
+    except Exception:  # noqa: BLE001 - description must never fail a declaration
+        return None
+    if not end.is_finite or end in _PLAIN_ENDS:
+        return None
+    return (str(sym), str(rel), f"the relation {rel} in `where`, cut at {end}")
 
 
 def guard_message(claim, found) -> str:
@@ -164,7 +192,7 @@ def narrowing_json(claim) -> dict | None:
     if not found:
         return None
     return {"declared": False, "paper": "",
-            "verified": "; ".join(f"{s} in {nice}" for s, nice, _ in found),
+            "verified": "; ".join(text for _, text, _ in found),
             "reason": "not declared: " + guard_message(claim, found)}
 
 
