@@ -330,3 +330,19 @@ def test_guard_flags_a_where_bound_on_one_symbol_but_not_a_coupling():
     for rel in (x + y < 1, x < 1, sp.Ne(x, 3), x ** 2 < 4):  # couplings, plain ends, not a linear bound
         assert undeclared_restrictions(Inequality(**base, where=(rel,))) == [], rel
     assert undeclared_restrictions(Inequality(**base, where=(x <= 10,), paper_domain={x: "x <= 10 in the paper"})) == []
+
+
+def test_a_malformed_declaration_is_a_problem_naming_the_file_and_the_claim(write_modules):
+    d = write_modules({"paper.py": '''
+        import sympy as sp
+        from verify_claims import Identity, Narrowed, Ref
+        x = sp.Symbol("x", positive=True)
+        CLAIMS = [Identity(id="empty-reason", title="t", ref=Ref("1"), lhs=x, rhs=x,
+                           domain={x: sp.FiniteSet(1, 2)}, narrowed=Narrowed("every x > 0", "x in {1, 2}", " ")),
+                  Identity(id="fine", title="t", ref=Ref("1"), lhs=x, rhs=x, domain={x: sp.FiniteSet(1, 2)},
+                           paper_domain={x: "the paper's two cases"})]
+    '''})
+    loaded = load_derivations(d)
+    assert [(p.file, p.claim) for p in loaded.problems] == [("paper.py", "empty-reason")]
+    assert "narrowed= needs a non-empty reason=" in loaded.problems[0].cause
+    assert [c.id for c in loaded.claims] == ["fine"]
