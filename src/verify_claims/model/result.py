@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from .narrowing import narrowing_json, paper_domain_json
 from .status import ESTABLISHED, INEQUALITY_LIKE, STATUSES, Status
 
 __all__ = ["Result", "Problem", "describe", "counterexample_lines", "STATUSES", "ESTABLISHED", "INEQUALITY_LIKE"]
@@ -125,6 +124,7 @@ def describe(claim, statement: tuple | None = None) -> dict:
     (statement, expanded) when already known (a stored result's, rendered from the
     expressions its key covers with the same notation: rendering is the costly part of
     reusing a result)."""
+    from .narrowing import narrowing_json, paper_domain_json  # sympy: not for a run answered from the store
     if not statement or not statement[0]:
         try:
             statement = claim.statements()
