@@ -35,12 +35,19 @@ import sympy as sp
 from _notation import name
 from _s1_helpers import (expected_preference, gibbs, kl, luce, nlhf_payoff, normalise,
                          preference_matrix, rlhf_objective, simplex3)
-from verify_claims import Identity, Inequality, Maximiser, Monotonic, Notation, Ref, Stationary, Summary
+from verify_claims import Identity, Inequality, Maximiser, Monotonic, Narrowed, Notation, Ref, Stationary, Summary
 
 R = sp.Interval(-sp.oo, sp.oo)
 POS = sp.Interval.open(0, sp.oo)
 UNIT = sp.Interval.open(0, 1)
 CLOSED_UNIT = sp.Interval(0, 1)
+
+# Eqs. (3)-(5) are stated for any set of outputs and any policies; every claim here takes one
+# context with three outputs and policies in the interior of the simplex
+THREE_OUTPUTS = Narrowed(
+    paper="one context with any set of outputs, any policies (Eqs. (3)-(5) and the text after them)",
+    verified="one context with three outputs, every probability of the policies strictly between 0 and 1",
+    reason="a distribution over a symbolic number of outputs is not a finite set of symbols with a domain")
 
 # the paper's notation (Section 1.1), for one context q with three outputs o_1, o_2, o_3:
 # pi_theta is the policy, pi' the opponent (Eq. (5)) or the second argument of KL, pi the
@@ -76,7 +83,7 @@ CLAIMS = []
 # ---------------------------------------------------------------- KL >= 0 (lemma)
 name(NOTATION, kl(simplex3(p1, p2), simplex3(q1, q2)), r"\mathrm{KL}(\pi \,\|\, \pi')")
 CLAIMS.append(Inequality(
-    id="kl-nonnegative-3",
+    id="kl-nonnegative-3", narrowed=THREE_OUTPUTS,
     title="The KL divergence between two distributions on three outputs is non-negative",
     ref=Ref("1.1", eq="3", note="KL divergence defined after (3)"),
     lhs=kl(simplex3(p1, p2), simplex3(q1, q2)),
@@ -103,7 +110,7 @@ for _k in range(3):
     name(NOTATION, pstar[_k], rf"\frac{{1}}{{Z_q}} \pi_{{\mathrm{{ref}}}}{_o(_k + 1)} e^{{r_\phi{_o(_k + 1)} / \beta}}")
 
 CLAIMS.append(Identity(
-    id="rlhf-gibbs-gap-3",
+    id="rlhf-gibbs-gap-3", narrowed=THREE_OUTPUTS,
     title="The RLHF objective falls short of its value at the Gibbs policy by $\\beta$ times a KL "
           "divergence (three outputs)",
     ref=Ref("1.1", eq="4", note="sentence after (4): (4) maximises (3)"),
@@ -119,7 +126,7 @@ CLAIMS.append(Identity(
          "and (KL = 0 iff pi = pi*) that it is unique.",
 ))
 CLAIMS.append(Maximiser(
-    id="rlhf-gibbs-maximiser-3",
+    id="rlhf-gibbs-maximiser-3", narrowed=THREE_OUTPUTS,
     title="The Gibbs policy built from the reference policy and the rewards maximises the "
           "RLHF objective (three outputs)",
     ref=Ref("1.1", eq="4", note="sentence after (4): (4) maximises (3)"),
@@ -141,7 +148,7 @@ CLAIMS.append(Maximiser(
 _pi_free = (pi1, pi2, pi3)
 name(NOTATION, rlhf_objective(_pi_free, r, ref, beta), r"\mathcal{J}_{\mathrm{RLHF}}(\pi_\theta)")
 CLAIMS.append(Stationary(
-    id="rlhf-gibbs-stationary-3",
+    id="rlhf-gibbs-stationary-3", narrowed=THREE_OUTPUTS,
     title="The Gibbs policy satisfies the Lagrange condition of the RLHF objective on the "
           "simplex (three outputs)",
     ref=Ref("1.1", eq="4"),
@@ -159,7 +166,7 @@ for _k in range(3):   # Luce's choice distribution e^{r(o)} / sum_o' e^{r(o')}
     name(NOTATION, _L[_k], rf"\left(\frac{{e^{{r_\phi{_o(_k + 1)}}}}}{{\sum_{{o'}} e^{{r_\phi(o' \mid q)}}}}\right)")
 _pooled = normalise([ref[i] * _L[i] ** (1 / beta) for i in range(3)])
 CLAIMS.append(Identity(
-    id="rlhf-logarithmic-pooling-3",
+    id="rlhf-logarithmic-pooling-3", narrowed=THREE_OUTPUTS,
     title="The RLHF policy is the normalised geometric average of the reference policy "
           "(weight 1) and Luce's choice distribution (weight $1/\\beta$)",
     ref=Ref("1.1", eq="4", note="paragraph after (4)"),
@@ -188,7 +195,7 @@ name(NOTATION, nlhf_payoff(opp, pi, P, ref, beta), r"\mathcal{J}_{\mathrm{NLHF}}
 name(NOTATION, kl(opp, ref), r"\mathrm{KL}(\pi' \,\|\, \pi_{\mathrm{ref}})")
 
 CLAIMS.append(Identity(
-    id="nlhf-constant-sum-3",
+    id="nlhf-constant-sum-3", narrowed=THREE_OUTPUTS,
     title="The NLHF payoffs of the two players always add up to one (three outputs)",
     ref=Ref("1.1", eq="5", note="two-player zero-sum game"),
     lhs=nlhf_payoff(pi, opp, P, ref, beta) + nlhf_payoff(opp, pi, P, ref, beta),
@@ -204,7 +211,7 @@ CLAIMS.append(Identity(
 _scores = expected_preference(P, opp)
 J_nlhf = nlhf_payoff(pi, opp, P, ref, beta)
 CLAIMS.append(Identity(
-    id="nlhf-payoff-decomposition-3",
+    id="nlhf-payoff-decomposition-3", narrowed=THREE_OUTPUTS,
     title="Against a fixed opponent, the NLHF payoff is an RLHF objective whose reward is the "
           "expected pairwise preference, plus a constant (three outputs)",
     ref=Ref("1.1", eq="5", note="display after (5)"),
@@ -229,7 +236,7 @@ for _k in range(3):   # the display after (5): pi_ref e^{E_{o' ~ pi'} P(o > o') 
     name(NOTATION, _br[_k], rf"\frac{{1}}{{Z_q}} \pi_{{\mathrm{{ref}}}}{_o(_k + 1)} "
                             rf"e^{{\frac{{1}}{{\beta}} \mathbb{{E}}_{{o' \sim \pi'}}[\mathcal{{P}}(o_{_k + 1} \succ o' \mid q)]}}")
 CLAIMS.append(Maximiser(
-    id="nlhf-best-response-gibbs-3",
+    id="nlhf-best-response-gibbs-3", narrowed=THREE_OUTPUTS,
     title="The best response to a fixed opponent in the NLHF game is the Gibbs distribution "
           "of the expected pairwise preferences (three outputs)",
     ref=Ref("1.1", eq="5", note="display after (5)"),
@@ -265,7 +272,7 @@ for _k in range(3):   # the fixed-point map F(pi_theta) of the display after (5)
     name(NOTATION, _fix[_k], rf"\frac{{1}}{{Z_q}} \pi_{{\mathrm{{ref}}}}{_o(_k + 1)} "
                              rf"e^{{\frac{{1}}{{\beta}} \mathbb{{E}}_{{o' \sim \pi_\theta}}[\mathcal{{P}}(o_{_k + 1} \succ o' \mid q)]}}")
 CLAIMS.append(Identity(
-    id="nlhf-symmetric-stationarity-fixed-point-3",
+    id="nlhf-symmetric-stationarity-fixed-point-3", narrowed=THREE_OUTPUTS,
     title="In the symmetric NLHF game the first-order condition compares each probability "
           "with its Gibbs fixed-point value (three outputs)",
     ref=Ref("1.1", eq="5", note="display after (5)"),
@@ -302,7 +309,7 @@ for _j in range(3):   # L_{o'}(o), proportional to e^{P(o > o')}
 _pooled_nlhf = normalise([ref[i] * sp.Mul(*[_luce_against(j)[i] ** (pi[j] / beta) for j in range(3)])
                           for i in range(3)])
 CLAIMS.append(Identity(
-    id="nlhf-fixed-point-logarithmic-pooling-3",
+    id="nlhf-fixed-point-logarithmic-pooling-3", narrowed=THREE_OUTPUTS,
     title="The NLHF fixed-point map is a logarithmic pooling whose weights depend on the "
           "policy (three outputs)",
     ref=Ref("1.1", eq="5", note="remark after the display after (5)"),
@@ -337,7 +344,7 @@ name(NOTATION, nlhf_payoff(pi, (q1, q2, 1 - q1 - q2), P, _ref_x, beta),
 _REF_X = (r"\quad \pi_{\mathrm{ref}}(o \mid q) = \frac{1}{Z} x(o)\, "
           r"e^{-\frac{1}{\beta} \mathbb{E}_{o' \sim x}[\mathcal{P}(o \succ o' \mid q)]}")
 CLAIMS.append(Stationary(
-    id="nlhf-fixed-point-stationary-3",
+    id="nlhf-fixed-point-stationary-3", narrowed=THREE_OUTPUTS,
     title="A Gibbs fixed point satisfies the first-order condition of the symmetric NLHF "
           "game (three outputs)",
     ref=Ref("1.1", eq="5", note="display after (5)"),
@@ -356,7 +363,7 @@ CLAIMS.append(Stationary(
          "= x: all partial derivatives agree.",
 ))
 CLAIMS.append(Maximiser(
-    id="nlhf-fixed-point-best-responds-to-itself-3",
+    id="nlhf-fixed-point-best-responds-to-itself-3", narrowed=THREE_OUTPUTS,
     title="A Gibbs fixed point is a best response to itself, hence a symmetric equilibrium "
           "of the NLHF game (three outputs)",
     ref=Ref("1.1", eq="5", note="display after (5)"),

@@ -10,7 +10,7 @@ listed in UNCHECKABLE.
 
 import sympy as sp
 
-from verify_claims import Inequality, Notation, Ref, Summary
+from verify_claims import Inequality, Narrowed, Notation, Ref, Summary
 
 NOTATION = Notation()
 beta = NOTATION.symbol("beta", r"\beta")   # the regularisation constant of Eq. (1)
@@ -128,6 +128,8 @@ CLAIMS = [
     ),
     Inequality(
         id="summary-trl-default-beta-large-groups",
+        paper_domain={beta: "Section 1.2 speaks of beta = 0.04, TRL's default; (0, 0.04] contains it (wider, not "
+                            "narrower)"},
         title=r"At $\beta = 0.04$ (TRL's default) the large-group guarantee $1/(1 + \beta^2)$ exceeds 0.998",
         ref=Ref("1.2", note="fifth bullet, TRL default beta = 0.04"),
         lhs=1 / (1 + beta ** 2), op=">", rhs=sp.Rational(998, 1000),
@@ -140,6 +142,11 @@ CLAIMS = [
     ),
     Inequality(
         id="summary-trl-default-beta-groups-of-two",
+        narrowed=Narrowed(paper=r"$\beta = 0.04$ and the groups-of-two guarantee $1 - \beta/\gamma_{a,b}$ for the "
+                                r"question's confidence margin $\gamma_{a,b} \in (0, 1]$",
+                          verified=r"$0 < \beta \le 0.04$ at the one margin $\gamma_{a,b} = 1$ (deterministic rewards)",
+                          reason="the bullet gives no margin; at a smaller margin the guarantee is weaker "
+                                 "(1 - 0.04/gamma), so the 0.96 holds at gamma = 1 only"),
         title=r"At $\beta = 0.04$ and a deterministic margin $\gamma_{a,b} = 1$ the groups-of-two guarantee "
               r"$1 - \beta/\gamma_{a,b}$ is at least 0.96",
         ref=Ref("1.2", note="fifth bullet, TRL default beta = 0.04"),

@@ -7,7 +7,7 @@ The penalty term is D_i of Eq. (1): ref/pi - log(ref/pi) - 1.
 
 import sympy as sp
 
-from verify_claims import Identity, Limit, Notation, Ref
+from verify_claims import Identity, Limit, Narrowed, Notation, Ref
 
 from _s1_helpers import clip_as_described, clip_ppo, clipped_advantage
 
@@ -15,6 +15,12 @@ NOTATION = Notation()
 x = NOTATION.symbol("x", "x")
 A = NOTATION.symbol("A", "A_i")
 eps = NOTATION.symbol("epsilon", r"\epsilon")
+
+# the clip's epsilon is any positive hyperparameter (Section 1); the claims take epsilon < 1
+SMALL_EPS = Narrowed(paper=r"every clipping threshold $\epsilon > 0$ (a positive hyperparameter, Section 1)",
+                     verified=r"$0 < \epsilon < 1$",
+                     reason=r"the paragraph is about small steps, where the band $[1-\epsilon, 1+\epsilon]$ has a "
+                            r"positive lower end; $\epsilon \ge 1$ is not checked (the statement holds there too)")
 pi = NOTATION.symbol("pi", r"\pi_\theta(o \mid q)")
 ref = NOTATION.symbol("pi_ref", r"\pi_{\mathrm{ref}}(o \mid q)")
 old = NOTATION.symbol("pi_old", r"\pi_{\theta_{\mathrm{old}}}(o \mid q)")
@@ -49,7 +55,7 @@ _INSIDE_BAND = ("inside the band the clip returns its argument: a mistake in wha
 
 # |pi - old| <= eps * old is the same as 1 - eps <= x <= 1 + eps for x = pi / old
 CLAIMS.append(Identity(
-    id="epsilon-relative-step-is-ratio-band",
+    id="epsilon-relative-step-is-ratio-band", narrowed=SMALL_EPS,
     title=r"An $\epsilon$-relative difference $|\pi_\theta - \pi_{\theta_{\mathrm{old}}}| \le \epsilon "
           r"\pi_{\theta_{\mathrm{old}}}$ keeps the ratio $\pi_\theta/\pi_{\theta_{\mathrm{old}}}$ in "
           r"$[1-\epsilon, 1+\epsilon]$",
@@ -64,7 +70,7 @@ CLAIMS.append(Identity(
 for name, clip, label in (("ppo", clip_ppo, "PPO's clip"), ("described", clip_as_described,
                                                                  "the clip as Section 1 describes it")):
     CLAIMS.append(Identity(
-        id=f"clipping-inactive-for-small-steps-{name}",
+        id=f"clipping-inactive-for-small-steps-{name}", narrowed=SMALL_EPS,
         title=f"Within an $\\epsilon$-relative step the clipped term of Eq. (1) equals the unclipped $x A_i$ "
               f"({label})",
         ref=Ref("1.3", note="second paragraph: ignoring the clip is justified for small steps"),

@@ -23,7 +23,7 @@ from _notation import name
 from _s1_helpers import (advantage_pairwise, clip_as_described, clip_ppo, clipped_advantage,
                          not_all_equal, pairwise_mean_deviation, pairwise_variance,
                          population_variance)
-from verify_claims import HOLDS, Identity, Inequality, Notation, Ref, Root, not_in_general, refuted
+from verify_claims import HOLDS, Identity, Inequality, Narrowed, Notation, Ref, Root, not_in_general, refuted
 
 R = sp.Interval(-sp.oo, sp.oo)
 POS = sp.Interval.open(0, sp.oo)
@@ -61,12 +61,20 @@ def _reals(rs):
     return {r: R for r in rs}
 
 
+def _fixed_g(G):
+    """Eq. (2) and what the paper says of it hold for every group size; verified at one G."""
+    return Narrowed(paper=r"every group size $G \ge 2$ (Eq. (2) and the text after it)",
+                    verified=f"$G = {G}$, for the advantage of output $i = 1$ (other $i$ by relabelling)",
+                    reason="a symbolic-G statement needs indexed sums, which are not plain symbols with a "
+                           "domain: the identity is verified for each listed group size separately")
+
+
 CLAIMS = []
 
 # ---------------------------------------------------------------- pairwise form of A_i
 for G, rs in REWARDS.items():
     CLAIMS.append(Identity(
-        id=f"advantage-numerator-pairwise-g{G}",
+        id=f"advantage-numerator-pairwise-g{G}", narrowed=_fixed_g(G),
         title=f"Advantage numerator as an average of pairwise reward differences ($G = {G}$)",
         ref=Ref("1", eq="2", note="numerator of the display after (2)"),
         lhs=pairwise_mean_deviation(rs, 0),
@@ -76,7 +84,7 @@ for G, rs in REWARDS.items():
         note="(1/G) sum_j (r_1 - r_j) = r_1 - mean(r_1, ..., r_G); other i by relabelling.",
     ))
     CLAIMS.append(Identity(
-        id=f"advantage-variance-pairwise-g{G}",
+        id=f"advantage-variance-pairwise-g{G}", narrowed=_fixed_g(G),
         title=f"Population variance of the rewards as half the mean squared pairwise "
               f"difference ($G = {G}$)",
         ref=Ref("1", eq="2", note="denominator of the display after (2)"),
@@ -86,7 +94,7 @@ for G, rs in REWARDS.items():
         note="std(r)^2 = (1/G) sum_i (r_i - mean)^2 = (1/(2G^2)) sum_j sum_k (r_j - r_k)^2.",
     ))
     CLAIMS.append(Identity(
-        id=f"advantage-pairwise-form-g{G}",
+        id=f"advantage-pairwise-form-g{G}", narrowed=_fixed_g(G),
         title=f"The advantage of Eq. (2) equals its pairwise-difference form ($G = {G}$)",
         ref=Ref("1", eq="2", note="display after (2)"),
         lhs=advantage(rs, 0),
@@ -101,7 +109,7 @@ for G, rs in REWARDS.items():
 # ---------------------------------------------------------------- tie convention
 _c3 = (c, c, c)
 CLAIMS.append(Identity(
-    id="advantage-tie-convention-g3",
+    id="advantage-tie-convention-g3", narrowed=_fixed_g(3),
     title="With all rewards of the group equal, the advantage is set to zero ($G = 3$)",
     ref=Ref("1", eq="2", note="sentence after (2)"),
     lhs=advantage_with_ties(_c3, 0),
@@ -117,7 +125,7 @@ CLAIMS.append(Identity(
 for G in (3, 4):
     rs = REWARDS[G]
     CLAIMS.append(Identity(
-        id=f"advantage-shift-invariant-g{G}",
+        id=f"advantage-shift-invariant-g{G}", narrowed=_fixed_g(G),
         title=f"The advantage is unchanged when every reward is shifted by the same constant "
               f"($G = {G}$)",
         ref=Ref("1", eq="2", note="paragraph after the display after (2)"),
@@ -130,7 +138,7 @@ for G in (3, 4):
         note="Visible from the pairwise form: only differences r_j - r_k enter.",
     ))
     CLAIMS.append(Identity(
-        id=f"advantage-scale-invariant-g{G}",
+        id=f"advantage-scale-invariant-g{G}", narrowed=_fixed_g(G),
         title=f"The advantage is unchanged when every reward is multiplied by the same "
               f"positive factor ($G = {G}$)",
         ref=Ref("1", eq="2", note="paragraph after the display after (2)"),
@@ -144,7 +152,7 @@ for G in (3, 4):
 
 rs3 = REWARDS[3]
 CLAIMS.append(Identity(
-    id="advantage-negative-scale-flips-sign-g3",
+    id="advantage-negative-scale-flips-sign-g3", narrowed=_fixed_g(3),
     title="A negative common factor on the rewards flips the sign of every advantage ($G = 3$)",
     ref=Ref("1", eq="2", note="paragraph after the display after (2)"),
     lhs=advantage([s * r for r in rs3], 0),

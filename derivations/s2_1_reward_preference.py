@@ -17,7 +17,7 @@ the binary-reward preference P_G tending to R_inf).
 
 import sympy as sp
 
-from verify_claims import Identity, Limit, Notation, Ref, refuted
+from verify_claims import Identity, Limit, Narrowed, Notation, Ref, refuted
 from verify_claims.expectations import Categorical
 
 from _grpo import advantage, advantage_with_ties, mean
@@ -100,6 +100,20 @@ def loss_prob(law1, law2):
 
 CLAIMS = []
 
+# Section 2.1 states its identities for every group size G >= 2, any set of outputs and any
+# (stochastic) reward laws; the claims below verify finite instances of them
+_ANY = "every group size $G \\ge 2$, any set of outputs and any stochastic rewards (Section 2.1)"
+_FINITE_WHY = ("the expectations are exact finite sums only for a fixed group size and finitely many outputs "
+               "and reward levels")
+
+
+def _instance(verified, paper=_ANY, reason=_FINITE_WHY):
+    return Narrowed(paper=paper, verified=verified, reason=reason)
+
+
+_LADDER_WHY = ("the ladder+asymptotics check needs G mu (1 - mu) large at G <= 10^6: the probability is kept "
+               "in [1/10, 9/10] (the limit holds on (0, 1), see the note)")
+
 # ============================================================ Eq. (6) from the definition of R_G
 _EQ6_NOTE = ("R_G is the group average of pi(o_i)/pi_old(o_i) * A_i over o_i i.i.d. pi_old with "
              "independent stochastic rewards r_i | o_i; the right side is sum_o pi(o) P_G(o | pi_old), "
@@ -113,6 +127,7 @@ for _PI, _OLD, _K, _G in ((PI3, OLD3, _k3, 2), (PI2, OLD2, _k2, 3), (PI2, OLD2, 
 
 CLAIMS.append(Identity(
     id="reward-pref-eq6-g2-stochastic",
+    narrowed=_instance("$G = 2$, three outputs, each with a stochastic reward on two shared levels"),
     title=r"$G = 2$: reward preference as the $\pi_\theta$-average of the expected group-relative preference",
     ref=Ref("2.1", eq="6"),
     lhs=reward_preference_def(PI3, OLD3, _k3, 2),
@@ -126,6 +141,7 @@ CLAIMS.append(Identity(
 
 CLAIMS.append(Identity(
     id="reward-pref-eq6-g3-stochastic",
+    narrowed=_instance("$G = 3$, two outputs, each with a stochastic reward on two shared levels"),
     title=r"$G = 3$: reward preference as the $\pi_\theta$-average of the expected group-relative preference",
     ref=Ref("2.1", eq="6"),
     lhs=reward_preference_def(PI2, OLD2, _k2, 3),
@@ -136,6 +152,7 @@ CLAIMS.append(Identity(
 
 CLAIMS.append(Identity(
     id="reward-pref-eq6-g4-stochastic",
+    narrowed=_instance("$G = 4$, two outputs, each with a stochastic reward on two shared levels"),
     title=r"$G = 4$: reward preference as the $\pi_\theta$-average of the expected group-relative preference",
     ref=Ref("2.1", eq="6"),
     lhs=reward_preference_def(PI2, OLD2, _k2, 4),
@@ -155,6 +172,9 @@ name(NOTATION, advantage([ra, rb, rc], 0), _ADV_DET)
 
 CLAIMS.append(Identity(
     id="pg-deterministic-rewards-g3",
+    narrowed=_instance("$G = 3$ (one output against two others)",
+                       paper="every group size $G \\ge 2$, deterministic rewards (display after Eq. (6))",
+                       reason="the group-relative preference is built from the outputs of one group of fixed size"),
     title="Deterministic rewards: group-relative preference is the normalised advantage",
     ref=Ref("2.1", note="display after Eq. (6), deterministic rewards"),
     lhs=group_relative_preference("a", ["b", "c"], lambda o: _DET[o]),
@@ -235,6 +255,8 @@ _PAIR_DOMAIN = {ta: UNIT, sa: UNIT, tb: UNIT, sb: UNIT, **_level_domain()}
 
 CLAIMS.append(Identity(
     id="p2-is-win-minus-loss-probability",
+    narrowed=_instance("two outputs whose stochastic rewards take three shared levels",
+                       paper="groups of two, any stochastic rewards (Section 2.1, groups of size two)"),
     title=r"Pairs: group-relative preference is $\mathbb{P}$(higher reward) minus $\mathbb{P}$(lower reward)",
     ref=Ref("2.1", note="groups of size two; P_2 and the pairwise preference P(o > o')"),
     lhs=_P2,
@@ -273,6 +295,8 @@ _E_OO = r"\mathbb{E}_{o \sim \pi_\theta(\cdot \mid q),\, o' \sim \pi_{\theta_{\m
 
 CLAIMS.append(Identity(
     id="r2-expected-win-minus-loss",
+    narrowed=_instance("three outputs, each with a stochastic reward on two shared levels",
+                       paper="groups of two, any set of outputs and any stochastic rewards (display for R_2)"),
     title="Pairs: reward preference is the expected difference of opposite pairwise preferences",
     ref=Ref("2.1", note="display for R_2"),
     lhs=reward_preference_def(PI3, OLD3, _k3, 2),
@@ -297,6 +321,9 @@ _E2 = lambda f: sp.Add(*[PI3[o] * _old3[o2] * f(o, o2) for o in "abc" for o2 in 
 
 CLAIMS.append(Identity(
     id="r2-antisymmetric-twice-win-minus-one",
+    narrowed=_instance("three outputs, any antisymmetric pairwise preferences among them",
+                       paper="any set of outputs with antisymmetric pairwise preferences (display for R_2)",
+                       reason="a distribution over a symbolic number of outputs is not a finite set of symbols"),
     title="Pairs, antisymmetric preferences: reward preference is twice the expected win rate minus one",
     ref=Ref("2.1", note="display for R_2 under antisymmetric preferences"),
     lhs=_E2(lambda o, o2: _W[o, o2] - _W[o2, o]),
@@ -340,6 +367,8 @@ def _popvar(ys):
 for _G in (2, 3, 4):
     CLAIMS.append(Identity(
         id=f"group-mean-unbiased-g{_G}",
+        narrowed=_instance(f"$G = {_G}$, a reward law with three support points",
+                           paper="every group size G and any reward law (law of large numbers, Section 2.1)"),
         title=f"The group mean of {_G} i.i.d. rewards has expectation equal to the expected reward",
         ref=Ref("2.1", note="limit of large group size, law of large numbers for the mean"),
         lhs=name(NOTATION, symmetric_group_expectation(RLAW, _G, mean),
@@ -351,6 +380,8 @@ for _G in (2, 3, 4):
     ))
     CLAIMS.append(Identity(
         id=f"group-mean-variance-g{_G}",
+        narrowed=_instance(f"$G = {_G}$, a reward law with three support points",
+                           paper="every group size G and any reward law (law of large numbers, Section 2.1)"),
         title=f"The group mean of {_G} i.i.d. rewards has variance $\\sigma^2$ over the group size",
         ref=Ref("2.1", note="limit of large group size, law of large numbers for the mean"),
         lhs=name(NOTATION, symmetric_group_expectation(RLAW, _G, lambda ys: (mean(ys) - MU) ** 2),
@@ -363,6 +394,8 @@ for _G in (2, 3, 4):
     ))
     CLAIMS.append(Identity(
         id=f"group-std-squared-expectation-g{_G}",
+        narrowed=_instance(f"$G = {_G}$, a reward law with three support points",
+                           paper="every group size G and any reward law (law of large numbers, Section 2.1)"),
         title=f"The squared group std of {_G} i.i.d. rewards has expectation $(G-1)/G$ times $\\sigma^2$",
         ref=Ref("2.1", note="limit of large group size, law of large numbers for the std"),
         lhs=name(NOTATION, symmetric_group_expectation(RLAW, _G, _popvar),
@@ -414,6 +447,10 @@ _LIM_NOTE = ("Checked by ladder+asymptotics: S_G enclosed in arb balls for G = 1
 
 CLAIMS.append(Limit(
     id="group-std-l2-consistent-binary",
+    narrowed=_instance(r"rewards on two levels, $\mathbb{P}[\text{high}] = \mu \in [1/10, 9/10]$",
+                       paper=r"any reward law (std $\to \sigma$ as $G \to \infty$, Section 2.1)",
+                       reason="a sum over a symbolic G with two reward levels is what the ladder can enclose; "
+                              + _LADDER_WHY),
     title=r"Two reward levels: the group std converges in mean square to $\sigma$",
     ref=Ref("2.1", note="limit of large group size: std -> sigma"),
     expr=sp.Sum(sp.binomial(G, k) * mu ** k * (1 - mu) ** (G - k) * (_std_k - _sigma_bin) ** 2,
@@ -457,6 +494,8 @@ for _G in (2, 3, 4):
     _S0 = name(NOTATION, -pg_reward_zero(sp.Integer(_G), k, _mu_old), _binomial_sum(_G, rf"\frac{{k}}{{{_G} - k}}"))
     CLAIMS.append(Identity(
         id=f"pg-binary-closed-form-g{_G}",
+        narrowed=_instance(f"$G = {_G}$, two outputs with rewards on two levels",
+                           paper="every group size G, any outputs and rewards (display before Eq. (6))"),
         title=f"Two reward levels, $G = {_G}$: expected group-relative preference as a binomial sum",
         ref=Ref("2.1", note="display before Eq. (6), specialised to two reward levels"),
         lhs=expected_group_relative_preference("a", OLD2, _k2, _G),
@@ -475,6 +514,9 @@ _P_DOM = {pold: _LIM_MU}
 
 CLAIMS.append(Limit(
     id="pg-binary-limit-high-reward",
+    narrowed=_instance(r"$\pi_{\theta_{\mathrm{old}}}(a \mid q) \in [1/10, 9/10]$",
+                       paper=r"$\pi_{\theta_{\mathrm{old}}}(a \mid q) \in (0, 1)$ (binary rewards, large G)",
+                       reason=_LADDER_WHY),
     title=r"Binary rewards: expected preference of the better answer tends to $\sqrt{(1-p)/p}$, "
           r"$p = \pi_{\theta_{\mathrm{old}}}(a \mid q)$",
     ref=Ref("2.1", note="limit of large group size (and Appendix B.1, display before (18))"),
@@ -498,6 +540,10 @@ _R_INF_BIN = (pia - pold) / sp.sqrt(pold * (1 - pold))
 
 CLAIMS.append(Limit(
     id="reward-pref-binary-limit-r-inf",
+    narrowed=_instance(r"binary rewards with $\pi_{\theta_{\mathrm{old}}}(a \mid q) \in [1/10, 9/10]$",
+                       paper=r"any outputs and rewards, $\mathcal{R}_G \to \mathcal{R}_\infty$ (display for R_inf)",
+                       reason="binary rewards give a sum over a symbolic G that the ladder can enclose; "
+                              + _LADDER_WHY),
     title=r"Binary rewards: the reward preference tends to its large-group form $\mathcal{R}_\infty$",
     ref=Ref("2.1", note="display for R_inf"),
     expr=name(NOTATION, pg_expected_binary(G, k, pia, pold), E_P_G("G")),
@@ -526,6 +572,11 @@ _OLD_AB = Categorical(["a", "b"], [pold, 1 - pold])
 _MEAN_OLD = _OLD_AB.expect(lambda o: _RWD[o])
 CLAIMS.append(Identity(
     id="r-inf-binary-closed-form",
+    narrowed=_instance("two answers with deterministic rewards $r(a \\mid q) > r(b \\mid q)$",
+                       paper=r"$\mathcal{R}_\infty$ for any outputs and rewards (display for R_inf); Eq. (18) with "
+                             "expected rewards",
+                       reason="with stochastic rewards sigma is the total reward std and the binary form fails "
+                              "(b1-large-g-sigma-squared-stochastic-rewards is refuted)"),
     title=r"Two answers with distinct rewards: $\mathcal{R}_\infty$ is a standardised probability shift",
     ref=Ref("2.1", note="display for R_inf; Appendix B.1, Eq. (18)"),
     lhs=name(NOTATION, (_PI_AB.expect(lambda o: _RWD[o]) - _MEAN_OLD)

@@ -10,7 +10,7 @@ pi_old = pi after differentiating (pi_old is frozen in the objective).
 
 import sympy as sp
 
-from verify_claims import Chain, Identity, Notation, Ref, Stationary, Step, not_in_general
+from verify_claims import Chain, Identity, Narrowed, Notation, Ref, Stationary, Step, not_in_general
 from verify_claims.expectations import Categorical
 
 from _notation import name
@@ -20,6 +20,17 @@ R = sp.Symbol
 UNIT_OPEN = sp.Interval.open(0, 1)
 POS = sp.Interval.open(0, sp.oo)
 OUT = ("a", "b", "c")
+
+# Section 2.2 is stated for any set of outputs (and Eq. (7) for every group size)
+_THREE_WHY = "a distribution over a symbolic number of outputs is not a finite set of symbols with a domain"
+THREE_OUTPUTS = Narrowed(paper="one context with any set of outputs (Section 2.2)", verified="three outputs",
+                         reason=_THREE_WHY)
+
+
+def _three_outputs_g(G):
+    return Narrowed(paper="one context with any set of outputs, every group size G (Eq. (7))",
+                    verified=f"three outputs, $G = {G}$",
+                    reason=_THREE_WHY + "; the expectation over the group is a finite sum for a fixed G")
 
 NOTATION = Notation()   # the paper's notation (Section 2.2)
 p1, p2, p3 = (NOTATION.symbol(f"pi_{o}", rf"\pi_\theta({o} \mid q)") for o in OUT)      # free positive weights
@@ -67,7 +78,7 @@ for G in (2, 3):
     name(NOTATION, penalty_def(PI_FREE, REF_FREE, OLD_LAW, G), r"\mathcal{D}(\theta \mid q)")
     name(NOTATION, penalty_def(PI_N, REF_N, PI_N_LAW, G), r"\mathcal{D}(\theta \mid q)" + _ON_POLICY)
     CLAIMS.append(Identity(
-        id=f"penalty-d-equals-kl0-g{G}",
+        id=f"penalty-d-equals-kl0-g{G}", narrowed=_three_outputs_g(G),
         title=f"$G = {G}$: the expected penalty $\\mathcal{{D}}$ equals "
               f"$\\mathrm{{KL}}_0(\\pi_\\theta \\| \\pi_{{\\mathrm{{ref}}}}; \\pi_{{\\theta_{{\\mathrm{{old}}}}}})$",
         ref=Ref("2.2", eq="7", note="and the display defining KL_0"),
@@ -83,7 +94,7 @@ for G in (2, 3):
 # ======================================================================== unbiased on-policy only
 for G in (2, 3):
     CLAIMS.append(Identity(
-        id=f"penalty-unbiased-kl-on-policy-g{G}",
+        id=f"penalty-unbiased-kl-on-policy-g{G}", narrowed=_three_outputs_g(G),
         title=f"$G = {G}$: sampled on-policy, the penalty is unbiased for "
               f"$\\mathrm{{KL}}(\\pi_\\theta \\| \\pi_{{\\mathrm{{ref}}}})$",
         ref=Ref("2.2", note="sentence after the KL_0 display (unbiased when pi_theta = pi_old)"),
@@ -98,7 +109,7 @@ for G in (2, 3):
 _ratio_sum = sp.Add(*[PI_N[o] * (REF_N[o] / PI_N[o]) for o in OUT])
 _log_term = sp.Add(*[PI_N[o] * sp.log(REF_N[o] / PI_N[o]) for o in OUT])
 CLAIMS.append(Chain(
-    id="kl0-on-policy-unbiased-derivation",
+    id="kl0-on-policy-unbiased-derivation", narrowed=THREE_OUTPUTS,
     title=r"Why the penalty is unbiased on-policy: $\mathrm{KL}_0(\pi_\theta \| \pi_{\mathrm{ref}}; \pi_\theta)$ "
           r"reduces to $\mathrm{KL}(\pi_\theta \| \pi_{\mathrm{ref}})$ step by step",
     ref=Ref("2.2", note="sentence after the KL_0 display (unbiased when pi_theta = pi_old)"),
@@ -122,7 +133,7 @@ CLAIMS.append(Chain(
 ))
 
 CLAIMS.append(Identity(
-    id="kl0-on-policy-equals-kl",
+    id="kl0-on-policy-equals-kl", narrowed=THREE_OUTPUTS,
     title=r"$\mathrm{KL}_0$ with the old policy equal to the current one is the KL divergence",
     ref=Ref("2.2", note="sentence after the KL_0 display"),
     lhs=kl0(PI_N, REF_N, PI_N),
@@ -159,7 +170,7 @@ name(NOTATION, KLF, _KL)
 _RATIO = r"\frac{\pi_{\mathrm{ref}}(a \mid q)}{\pi_\theta(a \mid q)}"
 
 CLAIMS.append(Identity(
-    id="kl0-gradient-eq8",
+    id="kl0-gradient-eq8", narrowed=THREE_OUTPUTS,
     title=r"The partial derivative of $\mathrm{KL}_0$ in $\pi_\theta(o \mid q)$ is $\pi_{\theta_{\mathrm{old}}}(o \mid q)$ "
           r"times $1/\pi_\theta(o \mid q) - \pi_{\mathrm{ref}}(o \mid q)/\pi_\theta(o \mid q)^2$",
     ref=Ref("2.2", eq="8"),
@@ -172,7 +183,7 @@ CLAIMS.append(Identity(
 ))
 
 CLAIMS.append(Identity(
-    id="kl-gradient-eq9",
+    id="kl-gradient-eq9", narrowed=THREE_OUTPUTS,
     title=r"The partial derivative of $\mathrm{KL}(\pi_\theta \| \pi_{\mathrm{ref}})$ in $\pi_\theta(o \mid q)$ is one "
           r"minus the log probability ratio",
     ref=Ref("2.2", eq="9"),
@@ -185,7 +196,7 @@ CLAIMS.append(Identity(
 
 GRAD10 = sp.diff(KL0_FREE_OLD, p1).subs(ON_POLICY)
 CLAIMS.append(Identity(
-    id="kl0-gradient-on-policy-eq10",
+    id="kl0-gradient-on-policy-eq10", narrowed=THREE_OUTPUTS,
     title=r"At the old policy, the partial derivative of $\mathrm{KL}_0$ is one minus the reference-to-policy ratio",
     ref=Ref("2.2", eq="10"),
     lhs=GRAD10,
@@ -212,7 +223,7 @@ CLAIMS.append(Identity(
 ))
 
 CLAIMS.append(Identity(
-    id="reverse-kl-definition",
+    id="reverse-kl-definition", narrowed=THREE_OUTPUTS,
     title="The reverse KL of the policy is the KL divergence of the reference from the policy",
     ref=Ref("2.2", note="display defining KL_rev"),
     lhs=KLREV,
@@ -224,7 +235,7 @@ CLAIMS.append(Identity(
 ))
 
 CLAIMS.append(Identity(
-    id="reverse-kl-gradient",
+    id="reverse-kl-gradient", narrowed=THREE_OUTPUTS,
     title=r"Reverse-KL partial derivative in $\pi_\theta(o \mid q)$ is minus the ratio "
           r"$\pi_{\mathrm{ref}}(o \mid q)/\pi_\theta(o \mid q)$",
     ref=Ref("2.2", note="display after the KL_rev definition"),
@@ -236,7 +247,7 @@ CLAIMS.append(Identity(
 ))
 
 CLAIMS.append(Identity(
-    id="kl0-on-policy-gradient-is-reverse-kl-plus-one",
+    id="kl0-on-policy-gradient-is-reverse-kl-plus-one", narrowed=THREE_OUTPUTS,
     title=r"At the old policy, the gradient of $\mathrm{KL}_0$ is the reverse-KL gradient plus one",
     ref=Ref("2.2", note="last paragraph: equal to (10) up to an additive constant 1"),
     lhs=GRAD10,
@@ -247,7 +258,7 @@ CLAIMS.append(Identity(
 ))
 
 CLAIMS.append(Identity(
-    id="kl0-on-policy-and-reverse-kl-same-simplex-gradient",
+    id="kl0-on-policy-and-reverse-kl-same-simplex-gradient", narrowed=THREE_OUTPUTS,
     title=r"On-policy $\mathrm{KL}_0$ and reverse-KL gradients have the same simplex projection",
     ref=Ref("2.2", note="last sentence: the additive constant does not matter for stationary policies"),
     lhs=GRAD10 - sp.diff(KL0_FREE_OLD, p2).subs(ON_POLICY),
@@ -269,7 +280,7 @@ name(NOTATION, kl0(PI_FREE, REF_N, OLD_FREE), _kl0())
 name(NOTATION, kl_rev(PI_FREE, REF_N), _KL_REV)
 
 CLAIMS.append(Stationary(
-    id="kl0-on-policy-stationary-at-reference",
+    id="kl0-on-policy-stationary-at-reference", narrowed=THREE_OUTPUTS,
     title=r"On-policy $\mathrm{KL}_0$ penalty is stationary at the reference policy",
     ref=Ref("2.2", eq="10", note="stationary policies of the penalty"),
     objective=kl0(PI_FREE, REF_N, OLD_FREE),
@@ -280,7 +291,7 @@ CLAIMS.append(Stationary(
 ))
 
 CLAIMS.append(Stationary(
-    id="reverse-kl-stationary-at-reference-on-simplex",
+    id="reverse-kl-stationary-at-reference-on-simplex", narrowed=THREE_OUTPUTS,
     title="The reverse KL divergence is stationary at the reference policy on the simplex",
     ref=Ref("2.2", note="reverse-KL gradient; the additive constant is non-essential"),
     objective=kl_rev(PI_FREE, REF_N),
@@ -300,7 +311,7 @@ cst = NOTATION.symbol("lambda", r"\lambda")
 # rewards for which pi* satisfies u(o) + beta ref(o)/pi*(o) = lambda (reverse-KL KKT)
 _U = {o: cst - beta * REF_FREE[o] / _STARD[o] for o in OUT}
 CLAIMS.append(Stationary(
-    id="grpo-penalty-shares-stationary-points-with-reverse-kl",
+    id="grpo-penalty-shares-stationary-points-with-reverse-kl", narrowed=THREE_OUTPUTS,
     title=r"Stationary for reward minus $\beta$ reverse-KL implies stationary with the GRPO penalty",
     ref=Ref("2.2", note="last sentence: the constant 1 is non-essential for stationary policies"),
     objective=sp.Add(*[_U[o] * PI_FREE[o] for o in OUT])

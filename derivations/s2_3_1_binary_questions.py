@@ -37,8 +37,8 @@ groups), b1-* (the displayed steps of Appendix B.1).
 
 import sympy as sp
 
-from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Notation, Ref, Root,
-                           Stationary, Step, refuted)
+from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Narrowed, Notation, Ref,
+                           Root, Stationary, Step, refuted)
 from verify_claims.expectations import Categorical
 
 from _notation import E_P_G, name
@@ -139,12 +139,28 @@ for _k in (_det, _bern):
 CLAIMS = []
 UNCHECKABLE = []
 
+# groups of two: the paper allows any (stochastic) reward laws of the two answers; the claims
+# built from the laws take laws on three shared levels (wins, losses and ties all possible)
+THREE_LEVELS = Narrowed(
+    paper="a binary question with any stochastic rewards of the two answers (Section 2.3.1, Appendix B.1)",
+    verified=r"reward laws on three shared levels per answer (every margin $\gamma_{a,b} \in (0, 1]$ arises)",
+    reason="the exact expectations are finite sums over finitely many reward levels")
+# large groups: the paper's r(o | q) are expected rewards (Section 2.1), so stochastic rewards are
+# included; its sigma formula, hence (15), holds for deterministic rewards only (refuted otherwise)
+DETERMINISTIC = Narrowed(
+    paper=r"a binary question with expected rewards $r(a \mid q) > r(b \mid q)$, stochastic rewards included "
+          "(Section 2.3.1, Eq. (15); Appendix B.1)",
+    verified="deterministic rewards",
+    reason="with stochastic rewards sigma is the total reward std and the statement fails: "
+           "b1-large-g-sigma-squared-stochastic-rewards and binary-large-g-closed-form-stochastic-rewards "
+           "are refuted")
+
 # =============================================================================================
 #                                   Groups of size two
 # =============================================================================================
 
 CLAIMS.append(Stationary(
-    id="binary-g2-closed-form",
+    id="binary-g2-closed-form", narrowed=THREE_LEVELS,
     title="Groups of two, binary question: (14) is a stationary policy of the GRPO objective",
     ref=Ref("2.3.1", eq="14"),
     objective=grpo_objective_g2(x, old, ref, beta, _kernel),
@@ -579,7 +595,7 @@ CLAIMS.append(Stationary(
 DET_POS_DOMAIN = {beta: POS, ref: REF_SET, **dpos}
 
 CLAIMS.append(Stationary(
-    id="binary-large-g-closed-form",
+    id="binary-large-g-closed-form", narrowed=DETERMINISTIC,
     title=r"Large groups, deterministic rewards with $r(a \mid q) > r(b \mid q)$: (15) is a "
           "stationary policy",
     ref=Ref("2.3.1", eq="15"),
@@ -811,7 +827,7 @@ _D_ON = (r"\frac{d}{d \pi_\theta(a \mid q)} \Big(" + _R_INF + r" - \beta\, " + _
          + r"\Big)\Big|_{\pi_{\theta_{\mathrm{old}}} = \pi_\theta}")
 _H_DET = name(NOTATION, sp.diff(grpo_objective_large(x, old, ref, beta, _det), x).subs(old, x), _D_ON)
 CLAIMS.append(Identity(
-    id="binary-large-g-depends-only-on-comparison",
+    id="binary-large-g-depends-only-on-comparison", narrowed=DETERMINISTIC,
     title="Large groups, deterministic rewards: the stationarity condition depends only on "
           r"$\pi_{\mathrm{ref}}$, $\beta$ and which reward is larger",
     ref=Ref("2.3.1", eq="15", note="paragraph after (15), 'depends solely on ...'"),
@@ -959,7 +975,7 @@ CLAIMS.append(Chain(
 ))
 
 CLAIMS.append(Chain(
-    id="b1-g2-reward-preference-chain",
+    id="b1-g2-reward-preference-chain", narrowed=THREE_LEVELS,
     title="B.1, groups of two: the expected group-relative preference factorises (corrected)",
     ref=Ref("Appendix B.1", note="first display (before (16)), with pi_old(a | q) in line 3"),
     steps=_g2_chain_steps(literal=False),
@@ -982,7 +998,7 @@ CLAIMS.append(Chain(
 ))
 
 CLAIMS.append(Identity(
-    id="b1-g2-gamma-is-expected-sign",
+    id="b1-g2-gamma-is-expected-sign", narrowed=THREE_LEVELS,
     title=r"B.1: $\mathbb{E}[\operatorname{sign}(r_1 - r_2) \mid o_1 = a, o_2 = b] = \mathcal{P}(a "
           r"\succ b \mid q) - \mathcal{P}(b \succ a \mid q) = \gamma_{a,b}$",
     ref=Ref("Appendix B.1", note="display defining gamma_{a,b}"),
@@ -994,7 +1010,7 @@ CLAIMS.append(Identity(
 ))
 
 CLAIMS.append(Identity(
-    id="b1-g2-eq16",
+    id="b1-g2-eq16", narrowed=THREE_LEVELS,
     title=r"B.1, Eq. (16): the reward part for groups of two is $\gamma_{a,b} (\pi_\theta(a \mid "
           r"q) - \pi_{\theta_{\mathrm{old}}}(a \mid q))$",
     ref=Ref("Appendix B.1", eq="16"),
@@ -1015,7 +1031,7 @@ _E_OLD = r"\mathbb{E}_{o \sim \pi_{\theta_{\mathrm{old}}}(\cdot \mid q)}[r(o \mi
 _SIGMA = r"\sigma(\pi_{\theta_{\mathrm{old}}}(\cdot \mid q))"
 _CONST_G2 = -(P_AB - P_BA) * old + beta * (old * sp.log(ref) + (1 - old) * sp.log(1 - ref) + 1)
 CLAIMS.append(Identity(
-    id="b1-g2-objective",
+    id="b1-g2-objective", narrowed=THREE_LEVELS,
     title=r"B.1: the GRPO objective for groups of two, up to a constant in $\pi_\theta(a \mid q)$",
     ref=Ref("Appendix B.1", note="display after (16)"),
     lhs=grpo_objective_g2(x, old, ref, beta, _kernel),
@@ -1122,7 +1138,7 @@ CLAIMS.append(Identity(
 ))
 
 CLAIMS.append(Identity(
-    id="b1-large-g-sigma-squared",
+    id="b1-large-g-sigma-squared", narrowed=DETERMINISTIC,
     title=r"B.1: deterministic rewards: $\sigma(\pi_{\theta_{\mathrm{old}}})^2 = (r(a \mid q) - "
           r"r(b \mid q))^2 \pi_{\theta_{\mathrm{old}}}(a \mid q) (1 - "
           r"\pi_{\theta_{\mathrm{old}}}(a \mid q))$",
@@ -1158,7 +1174,7 @@ CLAIMS.append(Identity(
 ))
 
 CLAIMS.append(Identity(
-    id="b1-large-g-normalised-advantage-a",
+    id="b1-large-g-normalised-advantage-a", narrowed=DETERMINISTIC,
     title=r"B.1: $(r(a \mid q) - \mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r]) / "
           r"\sigma(\pi_{\theta_{\mathrm{old}}}) = \sqrt{(1 - \pi_{\theta_{\mathrm{old}}}(a \mid "
           r"q))/\pi_{\theta_{\mathrm{old}}}(a \mid q)}\, \operatorname{sign}(r(a \mid q) - r(b "
@@ -1171,7 +1187,7 @@ CLAIMS.append(Identity(
 ))
 
 CLAIMS.append(Identity(
-    id="b1-large-g-normalised-advantage-b",
+    id="b1-large-g-normalised-advantage-b", narrowed=DETERMINISTIC,
     title=r"B.1: $(r(b \mid q) - \mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r]) / "
           r"\sigma(\pi_{\theta_{\mathrm{old}}}) = -\sqrt{\pi_{\theta_{\mathrm{old}}}(a \mid q)/(1 "
           r"- \pi_{\theta_{\mathrm{old}}}(a \mid q))}\, \operatorname{sign}(r(a \mid q) - r(b \mid "
@@ -1203,7 +1219,7 @@ CLAIMS.append(Identity(
 ))
 
 CLAIMS.append(Identity(
-    id="b1-large-g-eq18",
+    id="b1-large-g-eq18", narrowed=DETERMINISTIC,
     title=r"B.1, Eq. (18) corrected: $\mathcal{R}_\infty = (\pi_\theta(a \mid "
           r"q)/\sqrt{\pi_{\theta_{\mathrm{old}}}(a \mid q)(1 - \pi_{\theta_{\mathrm{old}}}(a \mid "
           r"q))} - \sqrt{\pi_{\theta_{\mathrm{old}}}(a \mid q)/(1 - \pi_{\theta_{\mathrm{old}}}(a "
@@ -1222,7 +1238,7 @@ CLAIMS.append(Identity(
 _CONST_LARGE = -SGN * sp.sqrt(old / (1 - old)) \
     + beta * (old * sp.log(ref) + (1 - old) * sp.log(1 - ref) + 1)
 CLAIMS.append(Identity(
-    id="b1-large-g-objective",
+    id="b1-large-g-objective", narrowed=DETERMINISTIC,
     title=r"B.1: the large-group objective, up to a constant in $\pi_\theta(a \mid q)$",
     ref=Ref("Appendix B.1", note="display 'The objective function is as follows'"),
     lhs=grpo_objective_large(x, old, ref, beta, _det),
@@ -1238,7 +1254,7 @@ CLAIMS.append(Identity(
 
 _OBJ_LARGE = SGN / sp.sqrt(old * (1 - old)) * x - beta * bracket(x, old, ref)
 CLAIMS.append(Identity(
-    id="b1-large-g-derivative-on-policy",
+    id="b1-large-g-derivative-on-policy", narrowed=DETERMINISTIC,
     title=r"B.1: the large-group derivative at $\pi_{\theta_{\mathrm{old}}} = \pi_\theta$",
     ref=Ref("Appendix B.1", note="display 'The derivative of J_GRPO ...'"),
     lhs=sp.diff(_OBJ_LARGE, x).subs(old, x),
@@ -1251,7 +1267,7 @@ CLAIMS.append(Identity(
 ))
 
 CLAIMS.append(Chain(
-    id="b1-large-g-stationarity-chain",
+    id="b1-large-g-stationarity-chain", narrowed=DETERMINISTIC,
     title=r"B.1: setting the large-group derivative to zero gives $\beta (\pi_\theta - "
           r"\pi_{\mathrm{ref}}) = \sqrt{\pi_\theta (1 - \pi_\theta)}\, \operatorname{sign}(r(a "
           r"\mid q) - r(b \mid q))$",

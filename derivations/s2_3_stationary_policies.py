@@ -30,7 +30,7 @@ general.
 
 import sympy as sp
 
-from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Notation, Ref, Root,
+from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Narrowed, Notation, Ref, Root,
                            Stationary, Step, not_in_general, refuted)
 from verify_claims.expectations import Categorical
 
@@ -146,6 +146,24 @@ def _from_eq11(G):
 
 CLAIMS = []
 
+# Section 2.3 and Appendix A are stated for any set of outputs, every group size and any
+# (stochastic) rewards; the claims below that need the objective take finite instances
+_GENERAL = "any set of outputs, every group size $G \\ge 2$, any stochastic rewards (Section 2.3, Appendix A)"
+_FINITE_WHY = ("the exact expectations are finite sums only for a fixed group size, finitely many outputs and "
+               "reward levels; symbolic G is not supported by them")
+_THREE_WHY = "a distribution over a symbolic number of outputs is not a finite set of symbols with a domain"
+
+
+def _instance(verified, paper=_GENERAL, reason=_FINITE_WHY):
+    return Narrowed(paper=paper, verified=verified, reason=reason)
+
+
+_THREE = _instance("three outputs (the group-relative preferences $u_o$ left symbolic)",
+                   paper="any set of outputs (Appendix A)", reason=_THREE_WHY)
+_THREE_LARGE = _instance("three outputs with distinct deterministic rewards",
+                         paper="any set of outputs and rewards, large groups (Eq. (13) and the paragraph after it)",
+                         reason=_THREE_WHY)
+
 # ============================================================ the objective (first displays)
 _PI_N = {"a": ya, "b": yb, "c": 1 - ya - yb}
 _OLD_N = {"a": oa, "b": ob, "c": 1 - oa - ob}
@@ -155,6 +173,7 @@ _REFF = dict(zip(OUT, (fa, fb, fc)))
 
 CLAIMS.append(Identity(
     id="s23-objective-reward-pref-minus-penalty-g2",
+    narrowed=_instance("$G = 2$, three outputs, stochastic rewards on two levels"),
     title=r"$G = 2$: the per-context GRPO objective is the reward preference minus $\beta$ times the penalty",
     ref=Ref("2.3", note="display of J_GRPO(pi_theta(.|q) | q)"),
     lhs=name(NOTATION, objective_literal(_PI_N, _PG2_OLD_N, _REFF, _OLD_N, beta), _j(2, literal=True)),
@@ -178,6 +197,7 @@ _DOM3 = {**STAR_DOMAIN, **KERNEL3G_DOMAIN, beta: POS}
 
 CLAIMS.append(Stationary(
     id="kkt-literal-objective-same-stationary-points",
+    narrowed=_instance("$G = 2$, three outputs, stochastic rewards on two levels"),
     title=r"The literal objective (penalty averaged over $o$) has the same stationary policies",
     ref=Ref("2.3", note="display of J_GRPO(pi_theta(.|q) | q), E_{o ~ pi} around KL_0"),
     objective=name(NOTATION, objective_literal(Y, PG2_OLD, REF2, OLDF, beta), _j(2, literal=True)),
@@ -200,6 +220,7 @@ _ALL_POS = {ya: POS, yb: POS, yc: POS, oa: POS, ob: POS, oc: POS, fa: POS, fb: P
 
 CLAIMS.append(Identity(
     id="kkt-lagrangian-gradient",
+    narrowed=_THREE,
     title=r"Partial derivative of the Lagrangian: $\mathcal{P}_G(o \mid \pi_{\theta_{\mathrm{old}}}, q)$ minus $\beta$ times (8), "
           r"minus $\lambda$, plus $\gamma_o$",
     ref=Ref("Appendix A", note="stationarity condition and the display after it"),
@@ -231,6 +252,8 @@ CLAIMS.append(Root(
 
 CLAIMS.append(Chain(
     id="kkt-appendix-a-stationarity-chain",
+    paper_domain={ga: "Appendix A: at an output with pi(o) > 0 complementary slackness gives gamma_o = 0 "
+                      "(kkt-complementary-slackness-interior)"},
     title="Appendix A, first step: stationarity plus complementary slackness give the displayed condition",
     ref=Ref("Appendix A", note="KKT conditions to the first display"),
     steps=[
@@ -276,6 +299,7 @@ _NORM_WHERE = (ya + yb < 1, fa + fb < 1)
 
 CLAIMS.append(Chain(
     id="kkt-multiplier-from-normalisation",
+    narrowed=_THREE,
     title=r"Appendix A, last step: summing over outputs fixes $\lambda$ as the expected preference",
     ref=Ref("Appendix A", eq="11", note="'By using the constraint sum_o pi(o) = 1'"),
     steps=[
@@ -301,6 +325,7 @@ CLAIMS.append(Chain(
 
 CLAIMS.append(Root(
     id="kkt-multiplier-unique",
+    narrowed=_THREE,
     title="The normalisation determines the multiplier uniquely",
     ref=Ref("Appendix A", eq="11", note="'By using the constraint sum_o pi(o) = 1'"),
     equation=sp.Eq(sp.Add(*_FN.values()), sp.Add(*_FORM_N.values())),
@@ -312,6 +337,7 @@ CLAIMS.append(Root(
 
 CLAIMS.append(Stationary(
     id="kkt-eq11-stationary-g2",
+    narrowed=_instance("$G = 2$, three outputs, stochastic rewards on two levels"),
     title="$G = 2$, three outputs, stochastic rewards: a policy satisfying (11) is a KKT point",
     ref=Ref("2.3", eq="11"),
     objective=name(NOTATION, objective(Y, PG2_OLD, REF2, OLDF, beta), _j(2)),
@@ -329,6 +355,7 @@ CLAIMS.append(Stationary(
 
 CLAIMS.append(Stationary(
     id="kkt-eq11-stationary-g3",
+    narrowed=_instance("$G = 3$, three outputs, stochastic rewards on three levels"),
     title="$G = 3$, three outputs, stochastic three-level rewards: a policy satisfying (11) is a KKT point",
     ref=Ref("2.3", eq="11"),
     objective=name(NOTATION, objective(Y, pg_vector(Categorical(OUT, [OLDF[o] for o in OUT]), KERNEL3G.__getitem__, 3),
@@ -345,6 +372,7 @@ CLAIMS.append(Stationary(
 
 CLAIMS.append(Identity(
     id="kkt-eq11-reference-normalised-g2",
+    narrowed=_instance("$G = 2$, three outputs, stochastic rewards on two levels"),
     title="The reference policy solved from (11) sums to one",
     ref=Ref("2.3", eq="11"),
     lhs=sp.Add(*REF2.values()), rhs=1,
@@ -356,6 +384,7 @@ CLAIMS.append(Identity(
 for _G, _PG, _KD in ((2, PG2_STAR, KERNEL2_DOMAIN), (3, PG3_STAR, KERNEL3G_DOMAIN)):
     CLAIMS.append(Identity(
         id=f"pg-on-policy-mean-zero-g{_G}",
+        narrowed=_instance(f"$G = {_G}$, three outputs, stochastic rewards on {_G} levels"),
         title=f"$G = {_G}$: on-policy, the expected group-relative preference of a random output is zero",
         ref=Ref("2.3", eq="11", note="the term E_{o' ~ pi}[P_G(o' | pi)]"),
         lhs=expected(STAR, _PG), rhs=0,
@@ -416,6 +445,9 @@ _FS = fa + fb                        # pi_ref(supp pi), pi_ref(c) = 1 - fa - fb 
 _EU_S = expected(_YS, U)
 CLAIMS.append(Chain(
     id="kkt-multiplier-partial-support",
+    narrowed=_instance("three outputs, the policy supported on two of them",
+                       paper="any set of outputs and any support (Appendix A, corrected)",
+                       reason=_THREE_WHY),
     title=r"Corrected last step: with $\pi_\theta(c \mid q) = 0$ the multiplier is $\mathbb{E}[\mathcal{P}_G] - \beta (1 - "
           r"\pi_{\mathrm{ref}}(\operatorname{supp} \pi_\theta))$",
     ref=Ref("Appendix A", eq="11", note="'By using the constraint', corrected for boundary policies"),
@@ -436,6 +468,9 @@ CLAIMS.append(Chain(
 
 CLAIMS.append(Root(
     id="kkt-multiplier-partial-support-unique",
+    narrowed=_instance("three outputs, the policy supported on two of them",
+                       paper="any set of outputs and any support (Appendix A, corrected)",
+                       reason=_THREE_WHY),
     title=r"With $\pi_\theta(c \mid q) = 0$, the normalisation over the support fixes $\lambda = \mathbb{E}[\mathcal{P}_G] - "
           r"\beta (1 - \pi_{\mathrm{ref}}(S))$",
     ref=Ref("Appendix A", eq="11", note="'By using the constraint', corrected for boundary policies"),
@@ -598,6 +633,8 @@ _WIN = ordered_prob(KERNEL3["a"], _MIX, LEVELS3, lambda i, j: i > j)
 _LOSS = ordered_prob(KERNEL3["a"], _MIX, LEVELS3, lambda i, j: i < j)
 CLAIMS.append(Identity(
     id="stationary-eq12-groups-of-two",
+    narrowed=_instance("three outputs, stochastic rewards on three levels",
+                       paper="groups of two, any set of outputs and any stochastic rewards (Eq. (12))"),
     title=r"For groups of two, (11) is (12): the bracket uses $\mathbb{P}[r > r'] - \mathbb{P}[r < r']$ with "
           r"$o' \sim \pi_\theta$",
     ref=Ref("2.3", eq="12"),
@@ -636,6 +673,7 @@ def _p_inf(o):
 
 CLAIMS.append(Identity(
     id="pg-large-group-on-policy-mean-zero",
+    narrowed=_THREE_LARGE,
     title="Large groups: the standardised reward has mean zero under the policy",
     ref=Ref("2.3", eq="13"),
     lhs=name(NOTATION, expected(STAR, P_INF), r"\mathbb{E}_{o \sim \pi_{\theta^*}}\left[" + _p_inf("o") + r"\right]"),
@@ -647,6 +685,7 @@ CLAIMS.append(Identity(
 
 CLAIMS.append(Identity(
     id="stationary-eq13-large-groups",
+    narrowed=_THREE_LARGE,
     title=r"For large groups, (11) with $\mathcal{P}_\infty = (r - \mathbb{E}[r])/\sigma$ is (13)",
     ref=Ref("2.3", eq="13"),
     lhs=name(NOTATION, (1 - (P_INF["a"] - expected(STAR, P_INF)) / beta) * pa,
@@ -664,6 +703,9 @@ _LIM_P = sp.Interval(sp.Rational(1, 10), sp.Rational(9, 10))
 Gs, ks = sp.Symbol("G", integer=True, positive=True), sp.Symbol("k", integer=True, nonnegative=True)
 CLAIMS.append(Identity(
     id="pg-on-policy-mean-zero-binary-any-g",
+    narrowed=_instance("two answers, deterministic rewards, $G = 2, 3, \\ldots, 40$",
+                       paper="every group size $G \\ge 2$, any outputs and rewards (the term of Eq. (11))",
+                       reason="the binomial sum is evaluated for each G of a finite range; a symbolic G is not summed"),
     title="Two answers, any group size: on-policy, the expected group-relative preference is zero",
     ref=Ref("2.3", eq="11", note="the term E_{o' ~ pi}[P_G(o' | pi)], binary questions"),
     lhs=pg_expected_binary(Gs, ks, p, p), rhs=0,
@@ -678,6 +720,9 @@ CLAIMS.append(Identity(
 
 CLAIMS.append(Limit(
     id="stationary-eq11-tends-to-eq13-binary",
+    narrowed=_instance(r"two answers, deterministic rewards, $\pi_\theta(a \mid q) = p \in [1/10, 9/10]$",
+                       paper="any outputs and rewards, large groups (Eq. (13))",
+                       reason="binary deterministic rewards give a sum over a symbolic G that the ladder+asymptotics check can enclose; it needs G p (1 - p) large at G <= 10^6, so p is kept in [1/10, 9/10]"),
     title="Two answers: the bracket of (11) tends to that of (13) as the group grows",
     ref=Ref("2.3", eq="13", note="'For the limit of large group sizes, (11) corresponds to'"),
     expr=1 - pg_reward_one(Gs, ks, p) / beta,
@@ -703,6 +748,7 @@ for _o in OUT:   # pi_ref solved from (13) at pi_theta*
     name(NOTATION, _REF13[_o], _eq13(_o))
 CLAIMS.append(Stationary(
     id="effective-reg-beta-sigma",
+    narrowed=_THREE_LARGE,
     title=r"(13) is the KKT condition of expected reward with regularisation constant $\beta \sigma$",
     ref=Ref("2.3", eq="13", note="paragraph after (13): effective regularisation beta sigma(pi)"),
     objective=name(NOTATION, expected(Y, RW) - beta * SIG * kl0(Y, _REF13, OLDF),
@@ -722,6 +768,9 @@ CLAIMS.append(Stationary(
 dd = NOTATION.symbol("Delta", r"|r(a \mid q) - r(b \mid q)|", positive=True)
 CLAIMS.append(Monotonic(
     id="effective-reg-decreasing-two-outputs",
+    narrowed=_instance(r"two outputs, the larger probability $p \in [1/2, 1)$",
+                       paper="any policy (paragraph after (13)); the general reading is refuted, see effective-reg-more-concentrated-smaller-sigma",
+                       reason="for two outputs 'more concentrated' has one meaning, p moving from 1/2 towards 1 (p < 1/2 is the same by symmetry)"),
     title=r"Two outputs: the effective regularisation $\beta \sigma$ decreases as the policy concentrates",
     ref=Ref("2.3", note="paragraph after (13): more concentrated policy, smaller sigma"),
     expr=beta * dd * sp.sqrt(p * (1 - p)), var=p, direction="decreasing",
@@ -732,6 +781,7 @@ CLAIMS.append(Monotonic(
 
 CLAIMS.append(Limit(
     id="effective-reg-vanishes-at-point-mass",
+    narrowed=_THREE_LARGE,
     title=r"As the policy concentrates on one output, $\sigma$ and the effective regularisation vanish",
     ref=Ref("2.3", note="paragraph after (13)"),
     expr=beta * name(NOTATION, reward_std({"a": p, "b": (1 - p) * sb, "c": (1 - p) * (1 - sb)}, RW), _SIG),
@@ -767,6 +817,9 @@ _OVER3 = {ya: OPEN_UNIT, yb: OPEN_UNIT}
 _YN_OBJ = {"a": ya, "b": yb, "c": 1 - ya - yb}
 CLAIMS.append(Maximiser(
     id="stationary-eq11-local-maximiser-g2",
+    narrowed=_instance(r"$G = 2$, three outputs, stochastic rewards on two levels, $\beta \ge 2$",
+                       paper=r"every stationary policy: any outputs, group size and $\beta > 0$ (Eq. (11), 'we consider the maxima')",
+                       reason="the second-order argument of the note needs beta >= 2 for every reward law; smaller beta is covered for two answers by stationary-two-output-local-maximiser"),
     title=r"$G = 2$, three outputs, $\beta \ge 2$: a policy satisfying (11) is a local maximiser",
     ref=Ref("2.3", eq="11", note="'we consider the maxima'; stationary policy of Section 1.3"),
     objective=name(NOTATION, objective(_YN_OBJ, {o: PG2_OLD[o].subs(oc, 1 - oa - ob) for o in OUT}, REF2,
@@ -792,6 +845,9 @@ z = NOTATION.symbol("z", rf"{_THETA}(a \mid q)")   # pi(a), the variable optimis
 _REF_TWO_P = {o: v.subs(x, p) for o, v in _REF_TWO.items()}
 CLAIMS.append(Maximiser(
     id="stationary-two-output-local-maximiser",
+    narrowed=_instance("two answers, $G = 2$, deterministic rewards",
+                       paper="every stationary policy: any outputs and group size (Eq. (11), 'we consider the maxima')",
+                       reason="the Hessian of the objective is written out for the binary case of groups of two"),
     title=r"Two answers, $G = 2$: the solution of (11) with more mass on the better answer is a local maximiser",
     ref=Ref("2.3", eq="11", note="'we consider the maxima'"),
     objective=z * _PG2_TWO["a"].subs(x, oa) + (1 - z) * _PG2_TWO["b"].subs(x, oa)

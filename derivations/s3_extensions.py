@@ -44,8 +44,8 @@ Covered:
 
 import sympy as sp
 
-from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Notation, Ref, Root,
-                           Stationary, Step, refuted)
+from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Narrowed, Notation, Ref,
+                           Root, Stationary, Step, refuted)
 from verify_claims.expectations import Categorical
 
 from _notation import E_P_G, P_G, R_G, name
@@ -94,6 +94,35 @@ ON_POLICY = {o1: p1, o2: p2, o3: p3}
 
 CLAIMS = []
 
+# Section 3's variants are stated for any set of outputs, every group size and any rewards;
+# the claims below that need the objective take finite instances of them
+_THREE_WHY = "a distribution over a symbolic number of outputs is not a finite set of symbols with a domain"
+_FINITE_WHY = ("the exact expectations are finite sums only for a fixed group size, finitely many outputs and "
+               "reward levels; symbolic G is not supported by them")
+
+
+def _instance(verified, paper="any set of outputs, every group size $G \\ge 2$, any rewards (Section 3)",
+              reason=_FINITE_WHY):
+    return Narrowed(paper=paper, verified=verified, reason=reason)
+
+
+def _fixed_g(G, rewards=""):
+    return _instance(f"$G = {G}$, three outputs" + (f", {rewards}" if rewards else ""))
+
+
+THREE_OUTPUTS = _instance("three outputs", paper="any set of outputs (Section 3)", reason=_THREE_WHY)
+# B.2 builds on Eq. (18), whose sigma holds for deterministic rewards only (Appendix B.1 claims)
+DETERMINISTIC = Narrowed(
+    paper=r"a binary question with expected rewards $r(a \mid q) \ne r(b \mid q)$, stochastic rewards included "
+          "(Appendix B.2, reward part from Eq. (18))",
+    verified="deterministic rewards",
+    reason="with stochastic rewards sigma is the total reward std and Eq. (18) fails: "
+           "b1-large-g-sigma-squared-stochastic-rewards is refuted")
+THREE_LEVELS = Narrowed(
+    paper="a binary question with any stochastic rewards of the two answers (Appendix B.2, groups of two)",
+    verified="reward laws on three shared levels per answer",
+    reason="the exact expectations are finite sums over finitely many reward levels")
+
 # ============================================================================ direct KL penalty
 _KL = r"\mathrm{KL}(\pi_\theta \,\|\, \pi_{\mathrm{ref}})"
 _KL0 = r"\mathrm{KL}_0(\pi_\theta \,\|\, \pi_{\mathrm{ref}}; \pi_{\theta_{\mathrm{old}}})"
@@ -105,6 +134,7 @@ for G in (2, 3):
 for G in (2, 3):
     CLAIMS.append(Identity(
         id=f"direct-kl-penalty-equals-kl-g{G}",
+        narrowed=_fixed_g(G),
         title=f"$G = {G}$: with the importance-weighted penalty terms, the expected penalty is "
               r"$\mathrm{KL}(\pi_\theta \| \pi_{\mathrm{ref}})$",
         ref=Ref("3", eq="7", note="direct KL penalty: D_i display and D(theta|q) = KL(pi||ref)"),
@@ -121,6 +151,7 @@ for G in (2, 3):
 _single = sp.Add(*[OLD_N[o] * penalty_term_direct(PI_N[o], OLD_N[o], REF_N[o]) for o in OUT])
 CLAIMS.append(Chain(
     id="direct-kl-penalty-derivation",
+    narrowed=_fixed_g(2),
     title="Why the importance-weighted penalty is the direct KL divergence, line by line ($G = "
           "2$)",
     ref=Ref("3", eq="7", note="direct KL penalty, importance sampling trick"),
@@ -145,6 +176,7 @@ CLAIMS.append(Chain(
 _D_FREE = name(NOTATION, penalty_direct_def(PI_FREE, dict(zip(OUT, (f1, f2, R("ref_c")))), OLD_LAW, 2), _D)
 CLAIMS.append(Identity(
     id="direct-kl-penalty-gradient",
+    narrowed=THREE_OUTPUTS,
     title=r"The importance-weighted penalty has gradient $\log(\pi_\theta(o \mid "
           r"q)/\pi_{\mathrm{ref}}(o \mid q))$: the KL gradient (9) minus 1",
     ref=Ref("3", note="direct KL penalty; compare Eq. (9)"),
@@ -226,6 +258,7 @@ for G in (2, 3):
                   "so the claim covers every interior fixed point of every reference policy.")
     CLAIMS.append(Stationary(
         id=f"direct-kl-exp-form-stationary-g{G}",
+        narrowed=_fixed_g(G),
         title=f"$G = {G}$: every policy of the form "
               r"$\pi_\theta = e^{\mathcal{P}_G(o \mid \pi_\theta, q)/\beta} \pi_{\mathrm{ref}} / Z_q$ is stationary "
               "(direct KL penalty)",
@@ -241,6 +274,7 @@ for G in (2, 3):
     ))
     CLAIMS.append(Maximiser(
         id=f"direct-kl-exp-form-maximiser-g{G}",
+        narrowed=_fixed_g(G),
         title=f"$G = {G}$: a policy of the exp form maximises its own objective "
               r"($\pi_{\theta_{\mathrm{old}}}$ frozen at it) over the whole simplex",
         ref=Ref("3", note="direct KL penalty: the aggregation display; maxima as in Section 2.3"),
@@ -275,6 +309,7 @@ for _o in OUT:   # the Gibbs response pi_ref(o) e^{P_2(o | y)/beta} / Z_q
     name(NOTATION, _br2x[_o], rf"\frac{{1}}{{Z_q}} \pi_{{\mathrm{{ref}}}}({_o} \mid q)\, e^{{{P_G(2, _o, 'y')}/\beta}}")
 CLAIMS.append(Maximiser(
     id="direct-kl-best-response-gibbs-g2",
+    narrowed=_fixed_g(2),
     title="$G = 2$: for any fixed old policy, the direct-KL objective is maximised by the Gibbs "
           "policy of the expected group-relative preferences",
     ref=Ref("3", note="direct KL penalty: the aggregation display (pi_old held fixed)"),
@@ -292,6 +327,7 @@ _br2 = gibbs(REF_N, p2_scores(Y), beta)
 name(NOTATION, kl(PI_N, _br2), r"\mathrm{KL}(\pi_\theta \,\|\, g)")
 CLAIMS.append(Identity(
     id="direct-kl-best-response-unique-g2",
+    narrowed=_fixed_g(2),
     title=r"$G = 2$: the Gibbs best response beats every other policy by $\beta$ times a KL "
           "divergence (so it is the unique maximiser)",
     ref=Ref("3", note="direct KL penalty: the aggregation display"),
@@ -320,6 +356,9 @@ _p2_anti = {o: sp.Add(*[PI_N[o2] * (_W[o, o2] - _W[o2, o]) for o2 in OUT]) for o
 _nlhf_score = {o: sp.Add(*[PI_N[o2] * _W[o, o2] for o2 in OUT]) for o in OUT}
 CLAIMS.append(Identity(
     id="direct-kl-g2-akin-to-nlhf",
+    narrowed=_instance("three outputs, any antisymmetric pairwise preferences among them",
+                       paper="groups of two, any set of outputs (Section 3)",
+                       reason=_THREE_WHY),
     title="$G = 2$, antisymmetric preferences: the direct-KL aggregation is NLHF's Gibbs form "
           r"with regularisation $\beta/2$",
     ref=Ref("3", note="'for groups of size two, this aggregation ... is akin to the NLHF objective'"),
@@ -457,6 +496,7 @@ name(NOTATION, _gamma_ab, r"\gamma_{a,b}")   # P(a > b | q) - P(b > a | q) from 
 name(NOTATION, kl(_PI2, {"a": refa, "b": 1 - refa}), _KL_BERN)
 CLAIMS.append(Identity(
     id="b2-g2-objective",
+    narrowed=THREE_LEVELS,
     title=r"B.2, groups of two: the direct-KL objective is $\gamma_{a,b} \pi_\theta(a \mid q) - "
           r"\beta \mathrm{KL}(\pi_\theta(a \mid q) \| \pi_{\mathrm{ref}}(a \mid q)) + "
           r"\text{const}$",
@@ -514,6 +554,9 @@ CLAIMS.append(Monotonic(
 ))
 CLAIMS.append(Root(
     id="b2-g2-closed-form-root",
+    narrowed=_instance(r"$\beta \ge 1/10$",
+                       paper=r"every $\beta > 0$ (Appendix B.2, groups of two)",
+                       reason="for the numbers only: for smaller beta the root lies within e^{-|gamma|/beta} of 0 or 1 and rounds onto the end; the maximiser claim direct-kl-g2-closed-form covers every beta > 0"),
     title="B.2, groups of two: setting the derivative to zero gives exactly the closed form with "
           "$Z_q$",
     ref=Ref("Appendix B.2", note="groups of size two: display after 'by setting the derivative to zero'"),
@@ -557,6 +600,7 @@ CLAIMS.append(Identity(
 ))
 CLAIMS.append(Identity(
     id="b2-large-g-objective",
+    narrowed=DETERMINISTIC,
     title=r"B.2, large groups: the direct-KL objective is $\tilde{\gamma}_{a,b} \pi_\theta(a \mid "
           r"q)/\sqrt{p(1-p)} - \beta \mathrm{KL} + \text{const}$, $\tilde{\gamma}_{a,b} = "
           r"\operatorname{sign}(r(a \mid q) - r(b \mid q))$",
@@ -578,6 +622,7 @@ _JL = pa / sp.sqrt(pold * (1 - pold)) - beta * kl_bern(pa, refa)  # gamma~ = 1
 _JL_G = gamma * pa / sp.sqrt(pold * (1 - pold)) - beta * kl_bern(pa, refa)
 CLAIMS.append(Identity(
     id="b2-large-g-derivative",
+    paper_domain={gamma: "Appendix B.2: gamma~_{a,b} is the sign of r(a | q) - r(b | q), so -1, 0 or 1"},
     title="B.2, large groups: the derivative display is correct",
     ref=Ref("Appendix B.2", note="large group size: derivative display"),
     lhs=sp.diff(_JL_G, pa),
@@ -751,6 +796,9 @@ CLAIMS.append(Inequality(
 ))
 CLAIMS.append(Inequality(
     id="direct-kl-large-g-small-beta-instance",
+    narrowed=_instance(r"$\beta \le 1$ and $\pi_{\mathrm{ref}}(a \mid q) \ge 1/2$",
+                       paper=r"every $\pi_{\mathrm{ref}}(a \mid q) \in (0, 1)$, $\beta$ sufficiently small (Section 3)",
+                       reason="an explicit instance of 'sufficiently small'; for every pi_ref such a beta exists by b2-large-g-h-min-limit-small-beta"),
     title=r"Large groups, direct KL: for $\beta \le 1$ and $\pi_{\mathrm{ref}}(a \mid q) \ge 1/2$ "
           "the minimum of $h$ is positive",
     ref=Ref("3", note="an explicit 'beta sufficiently small'"),
@@ -762,6 +810,9 @@ CLAIMS.append(Inequality(
 ))
 CLAIMS.append(Inequality(
     id="direct-kl-large-g-large-beta-instance",
+    narrowed=_instance(r"$\beta \ge 2$ and $\pi_{\mathrm{ref}}(a \mid q) \le 1/2$",
+                       paper=r"every $\pi_{\mathrm{ref}}(a \mid q) \in (0, 1)$, $\beta$ sufficiently large (Section 3)",
+                       reason="an explicit instance of 'sufficiently large'; for every pi_ref such a beta exists by b2-large-g-h-min-limit-large-beta"),
     title=r"Large groups, direct KL: for $\beta \ge 2$ and $\pi_{\mathrm{ref}}(a \mid q) \le 1/2$ "
           "the minimum of $h$ is negative",
     ref=Ref("3", note="an explicit 'beta sufficiently large'"),
@@ -789,6 +840,9 @@ CLAIMS.append(Maximiser(
 ))
 CLAIMS.append(Identity(
     id="b2-large-g-best-response-logit-gap",
+    narrowed=_instance(r"$\pi_{\theta_{\mathrm{old}}}(a \mid q) \in [1/100, 99/100]$, $\beta \ge 1/10$",
+                       paper=r"every old policy $p \in (0, 1)$ and $\beta > 0$ (Appendix B.2)",
+                       reason="for the numbers only: outside the box 1 - F(p) falls below e^{-100} and rounds to 0 at working precision; the algebra logit(sigmoid(z)) = z holds everywhere"),
     title=r"B.2, large groups: $\operatorname{logit} F(p) - \operatorname{logit} p = h(p)$, so "
           "$F(p) > p$ exactly where $h(p) > 0$",
     ref=Ref("Appendix B.2", note="large group size: h and the stationary policies"),
@@ -911,6 +965,9 @@ for _lbl, _z in (("lower", z1), ("upper", z2)):
 _PHI2 = name(NOTATION, sp.asin(2 * xx - 1) - _BETA2 * kl_bern(xx, _REF2), r"\Phi(x)")
 CLAIMS.append(Maximiser(
     id="direct-kl-large-g-potential-lower-local-max",
+    narrowed=_instance(r"zeros $z_1, z_2 \in [1/100, 99/100]$ at least $1/100$ apart",
+                       paper=r"every $\beta$ above the threshold, every $\pi_{\mathrm{ref}}(a \mid q)$ (Section 3)",
+                       reason="the second-order check needs the zeros away from 0, 1 and from each other for the numbers"),
     title=r"Large groups, direct KL, $\beta$ above the threshold: the lower zero of $h$ is a "
           r"strict local maximiser of the potential $\Phi$",
     ref=Ref("3", note="'two values ... that maximise' (potential reading: the lower zero and pi(a) = 1)"),
@@ -922,6 +979,9 @@ CLAIMS.append(Maximiser(
 ))
 CLAIMS.append(Maximiser(
     id="direct-kl-large-g-potential-upper-local-min",
+    narrowed=_instance(r"zeros $z_1, z_2 \in [1/100, 99/100]$ at least $1/100$ apart",
+                       paper=r"every $\beta$ above the threshold, every $\pi_{\mathrm{ref}}(a \mid q)$ (Section 3)",
+                       reason="the second-order check needs the zeros away from 0, 1 and from each other for the numbers"),
     title=r"Large groups, direct KL, $\beta$ above the threshold: the upper zero of $h$ is a "
           r"strict local minimiser of $\Phi$ (not a maximiser in the potential reading)",
     ref=Ref("3", note="'two values ... that maximise': which two depends on the reading"),
@@ -1044,6 +1104,7 @@ for G in (2, 3, 4):   # the shift-only P_G (Section 2.1 definitions with A_i = r
 for G in (2, 3, 4):
     CLAIMS.append(Identity(
         id=f"shift-only-pg-g{G}",
+        narrowed=_fixed_g(G, "stochastic rewards"),
         title=f"Shift-only, $G = {G}$: expected group-relative preference is "
               r"$(1 - 1/G)(r(o \mid q) - \mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r])$",
         ref=Ref("3", note="shift-only normalisation (P_G with A_i = r_i - mean)"),
@@ -1054,6 +1115,7 @@ for G in (2, 3, 4):
     ))
     CLAIMS.append(Identity(
         id=f"shift-only-reward-pref-g{G}",
+        narrowed=_fixed_g(G, "stochastic rewards"),
         title=f"Shift-only, $G = {G}$: "
               r"$\mathbb{E}_{\pi_\theta}[\mathcal{P}_G(o \mid \pi_{\theta_{\mathrm{old}}}, q)] = (1 - 1/G)"
               r"(\mathbb{E}_{\pi_\theta}[r] - \mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r])$",
@@ -1067,6 +1129,7 @@ for G in (2, 3, 4):
 for G in (2, 3):
     CLAIMS.append(Identity(
         id=f"shift-only-eq6-g{G}",
+        narrowed=_fixed_g(G, "stochastic rewards"),
         title=f"Shift-only, $G = {G}$: the reward preference from its definition equals "
               r"$(1 - 1/G)(\mathbb{E}_{\pi_\theta}[r] - \mathbb{E}_{\pi_{\theta_{\mathrm{old}}}}[r])$",
         ref=Ref("3", eq="6", note="shift-only normalisation: Eq. (6) still holds"),
@@ -1112,6 +1175,7 @@ _OBJ11 = name(NOTATION, sp.Add(*[PI_FREE[o] * _shift_scores(OLD_FREE, G)[o] for 
               rf"\mathbb{{E}}_{{o \sim \pi_\theta}}[{P_G(3, 'o', _OLD)}] - \beta\, " + _KL0)
 CLAIMS.append(Stationary(
     id="shift-only-grpo-penalty-stationary-g3",
+    narrowed=_fixed_g(3, "deterministic rewards"),
     title=r"Shift-only with the GRPO penalty, $G = 3$: $(1 - (1 - 1/G)(r(o \mid q) - "
           r"\mathbb{E}_{\pi_\theta}[r])/\beta)\, \pi_\theta(o \mid q) = \pi_{\mathrm{ref}}(o \mid "
           "q)$ gives a stationary policy",
@@ -1152,6 +1216,7 @@ for G in (2, 3):
         name(NOTATION, _g[_o], rf"\frac{{1}}{{Z_q}} \pi_{{\mathrm{{ref}}}}({_o} \mid q)\, e^{{{_factor(G)} r({_o} \mid q)/\beta}}")
     CLAIMS.append(Maximiser(
         id=f"shift-only-direct-kl-maximiser-g{G}",
+        narrowed=_fixed_g(G),
         title=f"Both extensions, $G = {G}$: the stationary policy is "
               r"$\pi_{\mathrm{ref}} e^{(1 - 1/G) r/\beta}/Z_q$, the maximiser of its own objective",
         ref=Ref("3", note="last sentence: combining the two extensions gives RLHF-like aggregation"),
@@ -1176,6 +1241,7 @@ for G in (2, 3):
     ))
 CLAIMS.append(Identity(
     id="shift-only-direct-kl-is-rlhf",
+    narrowed=THREE_OUTPUTS,
     title=r"Both extensions: the aggregation is exactly RLHF's Gibbs policy (4) with $\beta G/(G - "
           "1)$",
     ref=Ref("3", eq="4", note="last sentence of Section 3 ('similar to the RLHF alignment objective')"),

@@ -178,3 +178,29 @@ def test_update_docs_never_replaces_a_readme_someone_wrote(tmp_path):
     with pytest.raises(FileExistsError, match="not an inventory"):
         update_docs({"claims": [], "uncheckable": [], "run": {}}, d)
     assert (d / "README.md").read_text() == "# My derivations\n\nHand-written.\n"
+
+
+def test_inventory_marks_narrowed_claims_beside_the_verdict():
+    """A column beside the verdict and a count; a claim verified on the paper's domain has an
+    empty cell, and a run without any narrowing prints no count."""
+    claims = [
+        {"id": "at-instances", "ref": "Section 2.1", "kind": "identity", "source": "m.py", "expected": "holds",
+         "status": "proved", "as_expected": True,
+         "narrowed": {"declared": True, "paper": "every G", "verified": "G = 3", "reason": "finite sums"}},
+        {"id": "cut", "ref": "Section 2.1", "kind": "inequality", "source": "m.py", "expected": "holds",
+         "status": "certified", "as_expected": True,
+         "narrowed": {"declared": False, "paper": "", "verified": "x in (0, 10]", "reason": "not declared: ..."}},
+        {"id": "full", "ref": "Section 2.1", "kind": "identity", "source": "m.py", "expected": "holds",
+         "status": "proved", "as_expected": True, "narrowed": None},
+    ]
+    report = {"run": {"seed": 1, "samples": 10, "precision": 30}, "claims": claims, "uncheckable": []}
+    inv = render_inventory(report)
+    assert "2 claims are verified on a narrower domain than the paper states" in inv
+    assert "1 of them do not declare it (**undeclared restriction**)" in inv
+    rows = {line.split(" | ")[0]: line for line in inv.splitlines() if line.startswith("| `")}
+    assert rows["| `at-instances`"].endswith("| holds | G = 3 (the paper: every G) | proved |")
+    assert rows["| `cut`"].endswith("| holds | **undeclared restriction**: x in (0, 10] | certified |")
+    assert rows["| `full`"].endswith("| holds |  | proved |")
+    for c in claims:
+        c["narrowed"] = None
+    assert "narrower domain" not in render_inventory(report)

@@ -279,3 +279,44 @@ def test_evidence_rows_in_words_only_fields_with_values():
     assert "boxes null" not in html and "null" not in html[html.index('id="claim-c1"'):]
     tex = render_latex(rep)
     assert "null" not in tex[tex.index("Claims}"):] and r"\textit{points cleared in machine floats}" in tex
+
+
+def test_undeclared_cut_domain_is_marked_beside_the_verdict(reports):
+    """The fixture's claims live on x in (0, 10) without saying so: the guard marks those
+    expected to hold (and established) as an undeclared restriction in JSON, HTML, TeX and the
+    summary count, and leaves the expected refutations alone."""
+    _, runs = reports
+    rdir, proc = runs[0]
+    data = json.loads((rdir / "claims.json").read_text(encoding="utf-8"))
+    by = {c["id"]: c for c in data["claims"]}
+    assert by["square-expands"]["narrowed"]["declared"] is False
+    assert by["square-expands"]["narrowed"]["verified"] == "x in (0, 10)"
+    assert by["square-drops-cross-term"]["narrowed"] is None  # expected refuted: nothing to declare
+    assert data["run"]["narrowed"]["undeclared"] >= 2
+    assert "square-expands" in data["run"]["narrowed"]["undeclared_ids"]
+    assert "NOT DECLARED" in proc.stdout and "s9_tiny.py [square-expands]" in proc.stdout
+    html = (rdir / "report.html").read_text(encoding="utf-8")
+    art = html[html.index('id="claim-square-expands"'):]
+    assert "narrower domain? not declared" in art[:art.index("</article>")]
+    refuted = html[html.index('id="claim-square-drops-cross-term"'):]
+    assert "badge narrowed" not in refuted[:refuted.index("</article>")]
+    tex = (rdir / "report.tex").read_text(encoding="utf-8")
+    assert r"\narrowbadge{narrower domain? not declared}" in tex
+
+
+def test_declared_narrowing_rendered_and_escaped():
+    evil = "<img src=x onerror=alert(1)> & 100% #1 \\input{evil}"
+    report = _report(narrowed={"declared": True, "paper": "every $\\beta > 0$ " + evil, "verified": "beta = 1",
+                               "reason": evil})
+    report["run"]["narrowed"] = {"claims": 1, "declared": 1, "summaries": 0, "undeclared": 0, "ids": ["c1"],
+                                 "undeclared_ids": []}
+    html = render_html(report)
+    assert "<img src=x" not in html and "&lt;img src=x onerror=alert(1)&gt; &amp; 100%" in html
+    assert '<span class="badge st-proved">proved</span><span class="badge narrowed"' in html
+    assert "<b>1</b> claim verified on a narrower domain than the paper states (1 declared by the claim)" in html
+    tex = render_latex(report)
+    assert r"\textbackslash{}input\{evil\}" in tex and "\\input{evil}" not in tex
+    assert r"the paper: every $\beta > 0$ \textless{}img" in tex
+    # without a narrowing nothing is shown
+    plain = render_html(_report())
+    assert "badge narrowed" not in plain.split("</style>", 1)[1] and "narrower domain than the paper" not in plain

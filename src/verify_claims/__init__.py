@@ -3,7 +3,7 @@
 Public surface for derivation modules (content):
 
     from verify_claims import Identity, Chain, Step, Inequality, Limit, Monotonic, \\
-        Root, Stationary, Maximiser, Summary, Simulation, Ref, refuted, not_in_general, Notation
+        Root, Stationary, Maximiser, Summary, Simulation, Ref, refuted, not_in_general, Notation, Narrowed
     from verify_claims.expectations import Categorical, iid, group_expectation
     from verify_claims.figures import Figure, Curve
 
@@ -29,7 +29,8 @@ __version__ = "0.2.0"
 _EXPORTS = {
     **{n: "model.claims" for n in ("Identity", "Chain", "Step", "Inequality", "Limit", "Monotonic", "Root",
                                    "Stationary", "Maximiser", "Summary", "Simulation", "Uncheckable", "Ref", "Expect",
-                                   "HOLDS", "refuted", "not_in_general", "Claim", "DeclarationError")},
+                                   "HOLDS", "refuted", "not_in_general", "Claim", "DeclarationError",
+                                   "Narrowed")},
     "Notation": "model.notation",
     "Status": "model.status", "ExitCode": "model.status", "Settings": "run.settings", "verify": "engine.verify",
 }

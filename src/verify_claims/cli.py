@@ -483,7 +483,7 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
             report["run"]["exit_code"] = int(code)
     # the verdict first: printed (and the exit code fixed) before any report is rendered
     _summary(results, outcome.problems, seconds, settings, colour, report.get("certification"),
-             len(outcome.uncheckable), store_info)
+             len(outcome.uncheckable), store_info, narrowed=report["run"].get("narrowed"))
     if outcome.mutation is not None:
         _mutation_summary(report["mutation"], colour)
     if outcome.not_run:
@@ -794,7 +794,27 @@ def _mutation_summary(m, colour) -> None:
         print(line)
 
 
-def _summary(results, problems, seconds, settings, colour, cert=None, n_uncheckable=0, store=None):
+def _narrowing_lines(results, narrowed) -> list:
+    """The summary's count of claims verified on a narrower domain than the paper states,
+    and one warning per restriction no claim declared (the guard's, model/narrowing.py)."""
+    if not narrowed or not (narrowed.get("claims") or narrowed.get("undeclared_ids")):
+        return []
+    n = narrowed["claims"]
+    summaries = "summary resting" if narrowed.get("summaries") == 1 else "summaries resting"
+    parts = [f"{narrowed[k]} {what}" for k, what in (("declared", "declared by the claim"),
+                                                      ("summaries", f"{summaries} on such claims"),
+                                                      ("undeclared", "NOT DECLARED")) if narrowed.get(k)]
+    out = [f"   {n} claim{'s' if n != 1 else ''} verified on a narrower domain than the paper states"
+           + (f" ({', '.join(parts)})" if parts else "") + ": the verdict is of the narrower statement"]
+    by_id = {r.id: r for r in results}
+    for cid in narrowed.get("undeclared_ids", []):
+        r = by_id.get(cid)
+        if r is not None and r.narrowed:
+            out.append("   warning: undeclared restriction: " + r.narrowed["reason"].removeprefix("not declared: "))
+    return out
+
+
+def _summary(results, problems, seconds, settings, colour, cert=None, n_uncheckable=0, store=None, narrowed=None):
     if cert and cert["claims"]:
         c = cert["counts"]
         print(f"inequality-like claims ({', '.join(cert['kinds'])}): {cert['claims']}: "
@@ -822,6 +842,8 @@ def _summary(results, problems, seconds, settings, colour, cert=None, n_unchecka
     if colour:
         line = f"\033[{'31' if verdict == 'FAILED' else '32'}m{line}\033[0m"
     print(line)
+    for extra in _narrowing_lines(results, narrowed):
+        print(extra)
     if store is not None:
         o = store["origins"]
         where = "answered from the proof store (nothing changed)" if store["snapshot"] else (

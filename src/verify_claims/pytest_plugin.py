@@ -204,6 +204,8 @@ class ClaimItem(pytest.Item):
             raise ClaimNotAsExpected(f"{self.path.name} [{self.name}]: malformed declaration: {self.problem}")
         res = self.config.stash[_STATE].result_of(self.claim)
         self.user_properties += [("status", str(res.status)), ("origin", res.origin), ("method", res.method)]
+        if res.narrowed:  # verified on a narrower domain than the paper states
+            self.user_properties.append(("narrowed", res.narrowed.get("verified", "")))
         if res.as_expected and self.claim.expect.holds:
             return
         if res.as_expected:  # an expected refutation, refuted: the xfail marker takes it

@@ -17,11 +17,12 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from .domain import DeclarationError, Domain, as_domain
+from .narrowing import Narrowed, validate_narrowing
 
 __all__ = [
     "Ref", "Expect", "HOLDS", "refuted", "not_in_general", "Claim", "Identity", "Step", "Chain", "Inequality",
     "Limit", "Monotonic", "Root", "Stationary", "Maximiser", "Summary", "Simulation", "Uncheckable",
-    "DeclarationError", "KINDS",
+    "DeclarationError", "KINDS", "Narrowed",
 ]
 
 CERTIFY_METHODS = ("symbolic", "smt", "bernstein", "ball", "interval", "none")
@@ -106,6 +107,11 @@ class Claim:
     # the statement as the paper displays it (LaTeX), when the declared expressions print
     # differently (built from definitions, expanded): shown first, the declaration beside it
     display: str = ""
+    # verified on a narrower domain than the paper states: Narrowed(paper=, verified=, reason=)
+    # (model/narrowing.py); paper_domain={symbol: "where the paper restricts it so"} says a set
+    # that looks narrow (instances, a cut interval) is the paper's own.  Description, never a key
+    narrowed: Any = None
+    paper_domain: dict = field(default_factory=dict)
 
     kind = "claim"
     # the module's Notation (display forms of symbols, named quantities), set by the loader;
@@ -190,6 +196,7 @@ class Claim:
                 raise DeclarationError(
                     f"claim {self.id!r}: certify_with applies to inequality, monotonic and root "
                     f"claims, not to a {self.kind} claim")
+        validate_narrowing(self)
         if not isinstance(self.display, str) or self.display.count("{") != self.display.count("}"):
             raise DeclarationError(f"claim {self.id!r}: display must be a LaTeX string with balanced braces")
         if not isinstance(self.harmless_mutants, dict) or not all(

@@ -53,6 +53,12 @@ class Result:
     # claims it uses); and when that verdict was established (UTC)
     origin: str = "searched"
     established_at: str = ""
+    # verified on a narrower domain than the paper states (model/narrowing.py): the claim's
+    # declaration {"declared": true, "paper", "verified", "reason"}, what the guard found
+    # undeclared ("declared": false), or, for a summary, the narrowed claims it rests on
+    # ("rests_on"); None when the claim is verified on the paper's domain
+    narrowed: dict | None = None
+    paper_domain: dict = field(default_factory=dict)  # symbol -> {"set", "reason"}: the paper's own set
 
     def __post_init__(self):
         self.status = Status(self.status)
@@ -118,6 +124,7 @@ def describe(claim, statement: tuple | None = None) -> dict:
     (statement, expanded) when already known (a stored result's, rendered from the
     expressions its key covers with the same notation: rendering is the costly part of
     reusing a result)."""
+    from .narrowing import narrowing_json, paper_domain_json  # sympy: not for a run answered from the store
     if not statement or not statement[0]:
         try:
             statement = claim.statements()
@@ -136,7 +143,7 @@ def describe(claim, statement: tuple | None = None) -> dict:
             "id": claim.id, "title": claim.title, "ref": str(claim.ref), "kind": claim.kind,
             "source": claim.source, "expected": "holds" if claim.expect.holds else "refuted",
             "expected_reason": claim.expect.reason, "paper_error": claim.expect.paper_error,
-            "uses": list(claim.uses)}
+            "uses": list(claim.uses), "narrowed": narrowing_json(claim), "paper_domain": paper_domain_json(claim)}
 
 
 _FIELDS = {f for f in Result.__dataclass_fields__}

@@ -89,6 +89,17 @@ def _status_of(c: dict) -> str:
     return s + note
 
 
+def narrowed_cell(n) -> str:
+    """What the inventory says of a claim verified on a narrower domain ("" when it is not)."""
+    if not n:
+        return ""
+    if not n.get("declared"):
+        return f"**undeclared restriction**: {n.get('verified', '')}"
+    if n.get("rests_on"):
+        return "rests on claims verified on less: " + ", ".join(n["rests_on"])
+    return f"{n.get('verified', '')} (the paper: {n.get('paper', '')})"
+
+
 def render_inventory(report: dict) -> str:
     run = report["run"]
     claims = report["claims"]
@@ -126,9 +137,17 @@ def render_inventory(report: dict) -> str:
                     "a run function is run many times from seeds derived from the master seed, and the target "
                     "must lie in the t-interval of the mean over runs widened by a tolerance (status *simulated*, "
                     "never proved; the verdict column gives runs, interval and target)."]
+    narrowed = [c for _, _, c in rows if c.get("narrowed") and c["status"] in ("proved", "certified", "checked", "simulated")]
+    if narrowed:
+        undeclared = sum(1 for c in narrowed if not c["narrowed"].get("declared"))
+        out += ["", f"{len(narrowed)} claims are verified on a narrower domain than the paper states (column "
+                "*Verified on less than the paper states*): their verdict is that of the narrower statement"
+                + (f"; {undeclared} of them do not declare it (**undeclared restriction**)" if undeclared else "")
+                + "."]
     out += ["", "## Every claim", "",
-            "| Id | Location in the paper | Kind | Module | Expected | Verdict |",
-            "|---|---|---|---|---|---|"]
+            "| Id | Location in the paper | Kind | Module | Expected | Verified on less than the paper states "
+            "| Verdict |",
+            "|---|---|---|---|---|---|---|"]
     for _, _, c in rows:
         if c["status"] == NOT_CHECKABLE:
             exp, verdict = "—", f"not checkable: {c['reason']}"
@@ -137,7 +156,7 @@ def render_inventory(report: dict) -> str:
                 "refuted (paper error)" if c.get("paper_error") else "refuted (not in general)")
             verdict = _status_of(c)
         out.append(f"| `{_cell(c['id'])}` | {_cell(c['ref'])} | {_cell(c['kind'])} | {_cell(c['source'])} | "
-                   f"{exp} | {_cell(verdict)} |")
+                   f"{exp} | {_cell(narrowed_cell(c.get('narrowed')))} | {_cell(verdict)} |")
     if unc:
         out += ["", "## Statements that cannot be checked mechanically", ""]
         for u in sorted(unc, key=lambda u: (_section_key(section_of(u["ref"])), u["id"])):

@@ -46,6 +46,11 @@ def render_junit(report: dict) -> str:
         cprops = ET.SubElement(case, "properties")
         for key in ("status", "expected", "kind", "ref", "method", "origin"):
             ET.SubElement(cprops, "property", name=key, value=_clean(c.get(key, "")))
+        if c.get("narrowed"):  # verified on a narrower domain than the paper states
+            n = c["narrowed"]
+            ET.SubElement(cprops, "property", name="narrowed", value=_clean(
+                (f"verified: {n.get('verified', '')}; the paper: {n.get('paper', '')}" if n.get("declared")
+                 else f"undeclared restriction: {n.get('verified', '')}")[:1000]))
         counts["tests"] += 1
         if res.as_expected and res.status == "refuted":
             ET.SubElement(case, "skipped", type="xfail",

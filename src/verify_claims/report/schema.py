@@ -10,11 +10,13 @@ from ..atomic import write_text_atomic
 from ..run.fingerprint import versions
 from ..model.status import INEQUALITY_LIKE, STATUSES
 
-__all__ = ["SCHEMA", "build_report", "write_json_atomic", "mark_established", "certification_summary"]
+__all__ = ["SCHEMA", "build_report", "write_json_atomic", "mark_established", "certification_summary", "mark_narrowed",
+           "narrowing_summary"]
 
 SCHEMA = "verify-claims/1"  # additions only since 0.1: run.store, run.selection, claims[].origin, claims[].established_at,
 # claims[].expanded, claims[].display, claims[].symbols; the status "simulated" (run.counts.simulated, kind
 # "simulation", claims[].evidence.simulation) and run.versions.numpy
+# claims[].narrowed, claims[].paper_domain, run.narrowed
 
 
 def mark_established(results) -> None:
@@ -41,6 +43,51 @@ def mark_established(results) -> None:
 
     for r in results:
         r.established = ok(r.id)
+
+
+def mark_narrowed(results) -> None:
+    """A summary judged from claims verified on a narrower domain than the paper states is
+    itself verified on less than its prose says: it gets ``narrowed`` with the ids it rests
+    on (``rests_on``, transitively through other summaries), unless it declares its own."""
+    by_id = {r.id: r for r in results}
+    for r in results:
+        if r.kind == "summary" and isinstance(r.narrowed, dict) and "rests_on" in r.narrowed:
+            r.narrowed = None  # recomputed below (a result judged again)
+    for r in results:
+        if r.kind != "summary" or r.narrowed is not None:
+            continue
+        seen, stack, found = set(), list(r.uses), []
+        while stack:
+            u = stack.pop()
+            if u in seen or u not in by_id:
+                continue
+            seen.add(u)
+            d = by_id[u]
+            if d.kind == "summary":
+                stack.extend(d.uses)
+            elif d.narrowed:
+                found.append(u)
+        if found:
+            found = sorted(found)
+            r.narrowed = {"declared": True, "paper": "the statement as the paper makes it",
+                          "verified": f"the {len(found)} supporting claim{'s' if len(found) > 1 else ''} "
+                                      "verified on a narrower domain: " + ", ".join(found),
+                          "reason": "a summary's verdict is the weakest verdict of the claims it uses",
+                          "rests_on": found}
+
+
+def narrowing_summary(results) -> dict:
+    """How many claims are verified on a narrower domain than the paper states (run.narrowed):
+    ``claims`` counts those with an established verdict (proved, certified, checked: verified,
+    of the narrower statement), of which ``declared`` by the claim, ``summaries`` resting on
+    such claims, ``undeclared`` found by the guard; ``ids`` lists them all, and
+    ``undeclared_ids`` the guard's finds whatever their status."""
+    mine = [r for r in results if r.narrowed and r.status in ("proved", "certified", "checked")]
+    undeclared = [r for r in mine if not r.narrowed.get("declared")]
+    summaries = [r for r in mine if r.narrowed.get("rests_on")]
+    return {"claims": len(mine), "declared": len(mine) - len(undeclared) - len(summaries),
+            "summaries": len(summaries), "undeclared": len(undeclared), "ids": [r.id for r in mine],
+            "undeclared_ids": [r.id for r in results if r.narrowed and not r.narrowed.get("declared")]}
 
 
 def _why_not_certified(r) -> str:
@@ -72,6 +119,7 @@ def certification_summary(results) -> dict:
 def build_report(results, problems, settings, *, derivations: str, seconds: float, exit_code: int,
                  jobs: int, started: str, uncheckable=(), figures=None, store=None) -> dict:
     counts = Counter(r.status for r in results)
+    mark_narrowed(results)
     return {
         "schema": SCHEMA,
         "run": {
@@ -90,6 +138,8 @@ def build_report(results, problems, settings, *, derivations: str, seconds: floa
             "not_as_expected": sum(1 for r in results if not r.as_expected),
             "problems": len(problems),
             "exit_code": exit_code,
+            # claims verified on a narrower domain than the paper states (see narrowing_summary)
+            "narrowed": narrowing_summary(results),
             # the proof store and certificates: where verdicts came from this time
             "store": store or {},
         },

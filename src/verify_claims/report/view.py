@@ -337,6 +337,9 @@ def prepare(report: dict) -> dict:
             "uses_view": [{"id": u, "found": u in ids} for u in c.get("uses") or []],
             "used_by": sorted(users.get(c["id"], [])),
             "steps_view": steps,
+            "narrowed_view": _narrowed_view(c.get("narrowed")),
+            "paper_domain_view": [{"symbol": k, "set": str((v or {}).get("set", "")), "reason": str((v or {}).get("reason", ""))}
+                                  for k, v in (c.get("paper_domain") or {}).items()],
         })
     sections = sorted({c["section"] for c in claims}, key=section_sort_key)
     by_id = {c["id"]: c for c in claims}
@@ -384,7 +387,18 @@ def prepare(report: dict) -> dict:
         "foundation_text": FOUNDATION_TEXT,
         "not_as_expected": [c for c in claims if not c.get("as_expected")],
         "mutation": _mutation_view(report.get("mutation")),
+        "narrowed_summary": {"claims": 0, "declared": 0, "summaries": 0, "undeclared": 0, "ids": [],
+                             "undeclared_ids": [], **(run.get("narrowed") or {})},
     }
+
+
+def _narrowed_view(n):
+    """A claim's narrowing for both reports (None when it is verified on the paper's domain)."""
+    if not n or not isinstance(n, dict):
+        return None
+    return {"declared": bool(n.get("declared")), "paper": str(n.get("paper") or ""),
+            "verified": str(n.get("verified") or ""), "reason": str(n.get("reason") or ""),
+            "rests_on": list(n.get("rests_on") or [])}
 
 
 MUTANT_VERDICT_TEXT = {

@@ -6,7 +6,7 @@ relations, kind parameters and expectation; a simulation's run (and target) func
 the source of its defining package (``fingerprint.function_fingerprint``; the versions of
 numpy and the other libraries are in every store key through the engine fingerprint).  Descriptive fields (title, paper
 reference, note, the module it lives in, `uses`, a step's `because`, the explanations of
-harmless mutants, the paper's display form) are not part of it:
+harmless mutants, the paper's display form, a declared narrowing) are not part of it:
 editing a title does not re-verify a proof.
 
 Expressions are hashed as Merkle trees over sympy's structure (type, then the hashes of
@@ -27,7 +27,10 @@ import sympy as sp
 __all__ = ["Hasher", "declaration_key"]
 
 # harmless_mutants: prose about the mutation score, never about a verdict
-DESCRIPTIVE = frozenset({"title", "ref", "note", "source", "uses", "because", "harmless_mutants", "display"})
+# narrowed / paper_domain: what the paper states beside what is verified (the reports show it,
+# taken from today's declaration even for a stored result); no verdict depends on them
+DESCRIPTIVE = frozenset({"title", "ref", "note", "source", "uses", "because", "harmless_mutants", "display",
+                         "narrowed", "paper_domain"})
 # optional fields added to a claim kind after its keys were in use (Limit.rate): hashed
 # only when set, so a claim that leaves them unset keeps its key (and its certificate)
 UNSET_UNHASHED = frozenset({"rate"})
