@@ -6,8 +6,9 @@ lhs - rhs to exactly 0 under the domain's assumptions (``backends.symbolic.zero_
 
 from __future__ import annotations
 
+from ..backends.instances import instances
 from ..backends.numeric import Evaluator, check_equal, sample_points
-from ..backends.symbolic import PROVED, ProofOutcome, assume, short, zero_by
+from ..backends.symbolic import PROVED, ProofOutcome, assume, polynomial_zero_at_points, short, zero_by
 from .base import Kind, exactly_nonzero, point_target, start_point
 
 
@@ -33,12 +34,34 @@ class IdentityKind(Kind):
                             exactly_nonzero(claim.lhs - claim.rhs), settings)
 
     def prove(self, claim, ctx):
+        split = instances(claim.lhs - claim.rhs, claim.domain)
+        if split is not None:
+            return _prove_instances(claim, split, ctx)
         rep, facts = assume(claim)
         how, residual = zero_by(claim.lhs.xreplace(rep) - claim.rhs.xreplace(rep), facts, ctx.trace,
                                 at="lhs - rhs")
         if how:
             return ProofOutcome(PROVED, f"sympy ({how})", {"residual": "0", "strategy": how})
         return ProofOutcome(None, "sympy", {"residual": short(residual)})
+
+
+def _prove_instances(claim, split, ctx):
+    """An identity over a finite parameter that sets a summation bound (P_G at G = 2..64):
+    proved value by value, each written-out instance by zero_by or, for a polynomial in one
+    variable, by exact values at degree + 1 points."""
+    rep, facts = assume(claim)
+    s, cases = split
+    used = {}
+    for v, ev, _dom in cases:
+        how = polynomial_zero_at_points(ev)
+        if not how:
+            how, residual = zero_by(ev.xreplace(rep), facts, ctx.trace, at=f"lhs - rhs [{s} = {v}]")
+            if not how:
+                return ProofOutcome(None, "sympy", {"residual": f"at {s} = {v}: {short(residual)}"})
+        used.setdefault(how, []).append(v)
+    how = "; ".join(f"{h} for {len(vs)} value(s)" for h, vs in used.items())
+    return ProofOutcome(PROVED, f"sympy, value by value over {s} ({how})",
+                        {"residual": "0", "strategy": f"{s} = {cases[0][0]}, ..., {cases[-1][0]}: {how}"})
 
 
 KIND = IdentityKind()
