@@ -1,0 +1,195 @@
+"""Finite group sizes (derivations/x1_finite_group_sizes.py) and what certifies them: the
+Bernstein backend, goals and identities over a finite summation parameter decided value by
+value, and the exact zero test of a radical polynomial.
+
+Every check has its negative: a wrong P_3, x_3 at the wrong beta, x_G claimed decreasing
+in G, P_G claimed above the large-group preference, a polynomial that dips below 0 within
+1e-6 of a touching point, an identity off by one sqrt(2) term at a single G.
+"""
+
+import sys
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+ROOT = Path(__file__).resolve().parents[1]
+for p in (ROOT / "src", ROOT / "derivations"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+import derivation_checks as checks  # noqa: E402
+from derivation_checks import variant, verify  # noqa: E402
+from verify_claims import Identity, Inequality, Monotonic, Ref, Summary  # noqa: E402
+from verify_claims.backends.bernstein import BERNSTEIN  # noqa: E402
+from verify_claims.backends.instances import instances, written_out  # noqa: E402
+from verify_claims.backends.symbolic import polynomial_zero_at_points  # noqa: E402
+from verify_claims.engine.goals import Goal  # noqa: E402
+from verify_claims.engine.verify import verify as plain_verify  # noqa: E402
+from verify_claims.kinds.summary import verify_summary  # noqa: E402
+from verify_claims.model.domain import Domain  # noqa: E402
+from verify_claims.run.settings import Settings  # noqa: E402
+
+import x1_finite_group_sizes as x1  # noqa: E402
+
+SETTINGS = Settings(seed=0, samples=40, precision=30)
+x = sp.Symbol("x")
+
+EXPECTED = {
+    "proved": ["finite-g-expected-preference-zero", "finite-g3-preference-closed-form",
+               "finite-g3-preference-closed-form-worse-answer", "finite-g-preference-at-one",
+               "finite-g-preference-factor"],
+    "certified": ["finite-g3-stationary-closed-form", "finite-g3-stationary-above-g2",
+                  "finite-g-preference-decreasing", "finite-g-penalty-part-decreasing",
+                  "finite-g-preference-increasing-in-g", "finite-g-preference-below-large-group"],
+    "checked": ["finite-g-residual-at-15"],
+}
+
+
+@pytest.mark.parametrize("status,cid", [(s, c) for s, ids in EXPECTED.items() for c in ids])
+def test_claim_status(status, cid):
+    res = verify(checks.claim(x1, cid), SETTINGS)
+    assert res.status == status, (cid, res.status, res.message)
+
+
+def test_every_claim_is_pinned_and_summaries_rest_on_existing_claims():
+    ids = {c.id for c in x1.CLAIMS}
+    pinned = {c for v in EXPECTED.values() for c in v}
+    summaries = {c.id for c in x1.CLAIMS if isinstance(c, Summary)}
+    assert ids - summaries == pinned
+    for c in x1.CLAIMS:
+        if isinstance(c, Summary):
+            assert set(c.uses) - ids <= {"binary-large-g-closed-form-unique-root", "pg-binary-limit-high-reward"}
+
+
+def test_per_g_claims_declare_the_restriction():
+    for c in x1.CLAIMS:
+        if any(isinstance(st, sp.Range) for st in c.domain.sets.values()) or isinstance(c, Summary):
+            assert c.narrowed is not None, c.id
+
+
+def test_summary_is_as_strong_as_its_weakest_support():
+    by_id = {c.id: c for c in x1.CLAIMS}
+    support = {cid: verify(by_id[cid], SETTINGS) for cid in by_id["finite-g-stationary-unique"].uses}
+    res = verify_summary(by_id["finite-g-stationary-unique"], support)
+    assert res.status == "certified", res
+
+
+# ------------------------------------------------------------------ wrong variants
+def test_wrong_p3_is_refuted():
+    c = checks.claim(x1, "finite-g3-preference-closed-form")
+    checks.assert_refuted(variant(c, rhs=1 - x1.x))            # the sqrt(2) factor missing
+    checks.assert_refuted(variant(c, rhs=sp.sqrt(3) * (1 - x1.x)))
+
+
+def test_x3_at_the_wrong_beta_is_refuted():
+    c = checks.claim(x1, "finite-g3-stationary-closed-form")
+    checks.assert_refuted(variant(c, value=x1.closed_form_g2(x1.beta * sp.sqrt(2), 1, x1.ref)))
+
+
+def test_x_g_claimed_decreasing_in_g_is_refuted():
+    c = checks.claim(x1, "finite-g-preference-increasing-in-g")
+    res = checks.assert_refuted(variant(c, op="<"))
+    assert "G" in res.counterexample["point"]
+
+
+def test_preference_claimed_above_the_large_group_limit_is_refuted():
+    c = checks.claim(x1, "finite-g-preference-below-large-group")
+    checks.assert_refuted(variant(c, op=">"))
+    checks.assert_refuted(variant(c, rhs=sp.Rational(9, 10)))  # the margin is 1/G small
+
+
+def test_preference_claimed_increasing_is_refuted():
+    c = checks.claim(x1, "finite-g-preference-decreasing")
+    checks.assert_refuted(variant(c, direction="increasing"))
+
+
+def test_identity_wrong_at_one_g_is_refuted_not_proved():
+    # the factor identity broken only at G = 17: proved value by value up to 16, then not
+    c = checks.claim(x1, "finite-g-preference-factor")
+    G = x1.G
+    wrong = variant(c, rhs=c.rhs + sp.Piecewise((sp.sqrt(2) * x1.x * (1 - x1.x), sp.Eq(G, 17)), (0, True)))
+    res = plain_verify(wrong, Settings(seed=0, samples=200, precision=30))
+    assert res.status != "proved"
+
+
+def test_limit_with_the_wrong_rate_is_refuted():
+    c = checks.claim(x1, "finite-g-residual-at-15")
+    checks.assert_refuted(variant(c, rate=2 * c.rate))
+
+
+# ------------------------------------------------------------------ the Bernstein backend
+def _decide(e, want, iv, seconds=2.0):
+    return BERNSTEIN.decide(Goal(e, want, Domain({x: iv}), "test"), seconds)
+
+
+def test_bernstein_certifies_a_long_algebraic_polynomial():
+    q = written_out(x1.q_sum(x1.G).xreplace({x1.G: 64})).xreplace({x1.x: x})
+    d = _decide(1 - q**2 * x * (1 - x), "positive", sp.Interval(0, 1))
+    assert d.verdict == "holds", d
+
+
+def test_bernstein_finds_a_dip_near_a_touching_point():
+    # (x - 1/3)^2 >= 1e-6 fails only within 1e-3 of 1/3: found, never certified
+    d = _decide((x - sp.Rational(1, 3)) ** 2 - sp.Rational(1, 10**6), "positive", sp.Interval(0, 1))
+    assert d.verdict == "violated" and abs(d.exact[x] - sp.Rational(1, 3)) < sp.Rational(1, 1000)
+
+
+def test_bernstein_respects_open_and_closed_ends():
+    assert _decide(x**2 * (1 - x), "positive", sp.Interval.open(0, 1)).verdict == "holds"
+    d = _decide(x**2 * (1 - x), "positive", sp.Interval(0, 1))
+    assert d.verdict == "violated" and d.exact[x] == 0
+    assert _decide(sp.sqrt(2) * x - 1, "negative", sp.Interval(0, 1)).verdict == "violated"
+    assert _decide(sp.sqrt(2) * x**2 + 1, "positive", sp.Interval(-1, 1)).verdict == "holds"
+
+
+def test_bernstein_declines_what_it_cannot_state():
+    y = sp.Symbol("y")
+    assert BERNSTEIN.declines(Goal(x * y, "positive", Domain({x: sp.Interval(0, 1), y: sp.Interval(0, 1)}), "t"))
+    assert BERNSTEIN.declines(Goal(sp.log(x + 1), "positive", Domain({x: sp.Interval(0, 1)}), "t"))
+    assert BERNSTEIN.declines(Goal(x, "positive", Domain({x: sp.Interval(0, sp.oo)}), "t"))
+    assert BERNSTEIN.declines(Goal(x, "zero", Domain({x: sp.Interval(0, 1)}), "t"))
+
+
+def test_a_wrong_bernstein_claim_is_refuted_through_the_engine():
+    c = Inequality(id="dip", title="t", ref=Ref("2.1"), lhs=(x - sp.Rational(1, 3)) ** 2,
+                   op=">", rhs=sp.Rational(1, 10**8), domain={x: sp.Interval(0, 1)})
+    res = plain_verify(c, Settings(seed=0, samples=20, precision=30))
+    assert res.status == "refuted" and res.counterexample
+
+
+# ------------------------------------------------------------------ value by value
+def test_instances_split_only_a_finite_summation_parameter():
+    G, k = sp.Symbol("G", integer=True), sp.Symbol("k", integer=True)
+    e = sp.Sum(x**k, (k, 0, G - 1))
+    s, cases = instances(e, Domain({x: sp.Interval(0, 1), G: sp.Range(1, 4)}))
+    assert s == G and [c[1] for c in cases] == [sp.Integer(1), 1 + x, 1 + x + x**2]
+    assert instances(e, Domain({x: sp.Interval(0, 1), G: sp.Interval(1, 3)})) is None
+    assert instances(x**2, Domain({x: sp.Interval(0, 1)})) is None
+
+
+def test_a_monotonic_claim_over_a_summation_parameter_is_certified_per_value():
+    c = Monotonic(id="m", title="t", ref=Ref("2.1"), expr=x1.PG_A, var=x1.x, direction="decreasing",
+                  domain={x1.x: sp.Interval.open(0, 1), x1.G: sp.Range(2, 9)})
+    res = plain_verify(c, SETTINGS)
+    assert res.status == "certified" and "value by value" in res.evidence["certificate"]["detail"]
+
+
+def test_polynomial_zero_at_points():
+    assert polynomial_zero_at_points((x + sp.sqrt(3)) ** 2 - x**2 - 2 * sp.sqrt(3) * x - 3)
+    assert not polynomial_zero_at_points((x + sp.sqrt(3)) ** 2 - x**2 - 2 * sp.sqrt(3) * x - 2)
+    assert not polynomial_zero_at_points(sp.sqrt(8) * x - sp.sqrt(2) * x)
+    assert not polynomial_zero_at_points(sp.sqrt(2) * x**5 - sp.sqrt(3) * x**5)  # a top term only
+    assert not polynomial_zero_at_points(sp.log(2) * x)   # not a radical: no verdict
+
+
+def test_an_identity_wrong_at_one_value_is_not_proved():
+    G, k = sp.Symbol("G", integer=True, positive=True), sp.Symbol("k", integer=True, nonnegative=True)
+    lhs = sp.Sum(sp.binomial(G, k) * x**k, (k, 0, G))
+    c = Identity(id="binom", title="t", ref=Ref("2.1"), lhs=lhs, rhs=(1 + x) ** G, domain={x: sp.Interval(0, 1),
+                                                                                         G: sp.Range(1, 9)})
+    assert plain_verify(c, SETTINGS).status == "proved"
+    wrong = Identity(id="binom-wrong", title="t", ref=Ref("2.1"), lhs=lhs,
+                     rhs=(1 + x) ** G + sp.Piecewise((x**3 / 1000, sp.Eq(G, 5)), (0, True)),
+                     domain={x: sp.Interval(0, 1), G: sp.Range(1, 9)})
+    assert plain_verify(wrong, SETTINGS).status == "refuted"
