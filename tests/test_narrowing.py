@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from verify_claims import DeclarationError, Identity, Inequality, Narrowed, Ref, Summary, refuted
+from verify_claims import DeclarationError, Identity, Inequality, Narrowed, Ref, refuted
 from verify_claims.model.narrowing import narrowing_json, restriction_of, undeclared_restrictions
 from verify_claims.report.inventory import render_inventory
 from verify_claims.run.collect import load_derivations
