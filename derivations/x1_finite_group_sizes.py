@@ -241,3 +241,28 @@ CLAIMS.append(Limit(
          "function theorem x_G = (15) - c1/(G F_inf'((15))) + o(1/G) with F_inf' < 0: x_G approaches "
          "(15) from below at the rate 1/G.",
 ))
+
+
+from verify_claims.figures import Curve, Figure, Reference
+
+FIGURE_G = (2, 3, 4, 8, 16, 64)
+FIGURE_BETA = sp.Rational(1, 2)
+FIGURES = [
+    Figure(id="fig-finite-g-stationary", title=r"Finite groups: $x_G$ between (14) and (15), $\beta = 1/2$",
+           ref=Ref(TOPIC, note="Eq. (11) against Eq. (14), (15)"),
+           caption=r"The stationary $\pi_\theta(a \mid q) = x_G$ against $\pi_{\mathrm{ref}}(a \mid q)$ for answer $a$ "
+                   r"with $r(a \mid q) > r(b \mid q)$, at $\beta = 1/2$ and group sizes $G = 2, 3, 4, 8, 16, 64$: "
+                   r"the root in $(0, 1)$ of (11), $x (1 - P_G(a \mid x)/\beta) = \pi_{\mathrm{ref}}(a \mid q)$, "
+                   r"computed numerically (solid lines; there is no closed form for $G > 3$), between (14) "
+                   r"with $\gamma = 1$, which it equals at $G = 2$ (checked), and the large-group limit (15) "
+                   "(dashed).",
+           x=ref, y=x, closed_form=None,
+           stationarity=x * (1 - PG_A / beta) - ref,
+           curves=[Curve({G: g, beta: FIGURE_BETA}, label=rf"$G = {g}$") for g in FIGURE_G],
+           references=[Reference(closed_form_g2(beta, 1, ref), r"(14), $\gamma = 1$", {beta: FIGURE_BETA},
+                                 matches=0),
+                       Reference(closed_form_large(beta, ref), "(15)", {beta: FIGURE_BETA})],
+           x_label=r"$\pi_{\mathrm{ref}}(a \mid q)$", y_label=r"$\pi_\theta(a \mid q)$",
+           uses=("finite-g-stationary-unique", "finite-g-stationary-increasing-in-g",
+                 "finite-g-stationary-below-large-group")),
+]

@@ -129,3 +129,136 @@ def test_disagreeing_figure_fails_the_run(write_modules, tmp_path, capsys):
     assert code == 1 and "FIGURE wrong-sqrt" in err and "differ by" in err
     html = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
     assert "DISAGREES" in html and 'href="#claim-a"' in html
+
+
+# -- figures whose curves have no closed form (closed_form=None) ---------------------------
+
+def _finite_g(paper_figures):
+    fig = paper_figures["fig-finite-g-stationary"]
+    names = {str(s): s for s in fig.stationarity.free_symbols | set(fig.curves[0].params)}
+    return fig, names["G"], names["beta"]
+
+
+def test_numeric_figure_is_drawn_and_labelled(paper_figures):
+    """x_G of derivations/x1_finite_group_sizes.py: every curve point is the one root of (11)
+    in (0, 1), the curves are ordered (14) = x_2 < x_3 < ... < x_64 < (15), and the figure says
+    the curves are computed numerically, not a closed form."""
+    from verify_claims.backends.instances import written_out
+    from verify_claims.report.figures import _draw
+    from verify_claims.report.tex import render_latex
+
+    fig, G, beta = _finite_g(paper_figures)
+    assert fig.numeric and fig.closed_form is None
+    data = compute_figure(fig)
+    assert data["agrees"], data["problems"]
+    assert data["numeric"] and data["closed_form"] == "" and "computed numerically" in data["method"]
+    curves = data["curves"]
+    assert [c["label"] for c in curves] == [f"$G = {g}$" for g in (2, 3, 4, 8, 16, 64)]
+    assert all(c["numeric"] and c["points"] == [] and None not in c["y"] for c in curves)
+    assert data["nroots"] == sum(len(c["y"]) for c in curves)
+    # the roots satisfy the equation: (11) written out at each G, evaluated at 30 digits
+    for c in (curves[2], curves[-1]):
+        F = written_out(fig.stationarity.subs({G: int(c["params"]["G"]), beta: sp.Rational(1, 2)}))
+        for x, y in list(zip(c["x"], c["y"]))[::40]:
+            assert abs(F.subs({fig.x: x, fig.y: y}).evalf(30)) < 1e-13
+    refs = {r["label"]: r for r in data["references"]}
+    r14, r15 = refs[r"(14), $\gamma = 1$"], refs["(15)"]
+    assert r14["matches"] == 0 and r14["max_abs_diff"] < 1e-12   # x_2 is (14)
+    for i, x in enumerate(curves[0]["x"]):
+        if 0.01 < x < 0.99:
+            col = [c["y"][i] for c in curves]
+            assert abs(col[0] - r14["y"][i]) < 1e-12 and col == sorted(col) and col[-1] < r15["y"][i]
+    # drawn: solid lines through the roots, dashed references, the legend says so
+    mfig, _ = _draw(data)
+    ax = mfig.axes[0]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "solid lines: numerical roots (no closed form)" in legend and "numeric root" not in legend
+    assert r"(14), $\gamma = 1$" in legend and "(15)" in legend
+    styles = {ln.get_label(): ln.get_linestyle() for ln in ax.get_lines()}
+    assert styles["$G = 64$"] == "-" and styles["(15)"] == styles[r"(14), $\gamma = 1$"] == "--"
+    assert figure_svg(data, id_prefix="n-").startswith("<svg")
+    report = {"run": {"versions": {}}, "claims": [], "figures": [data]}
+    html = render_html(report)
+    assert "Computed numerically, not a closed form" in html and "Closed form:" not in html
+    assert "max |closed form" not in html and "1206 curve points solved" in html
+    tex = render_latex(report)
+    assert "Computed numerically, not a closed form" in tex and "Closed form:" not in tex
+
+
+def test_numeric_figure_wrong_reference_is_flagged(paper_figures):
+    """A reference declared equal to the wrong curve -- (14) at beta against the curve of
+    G = 3, whose stationary point is (14) at beta/sqrt(2) -- is flagged; the right one agrees."""
+    from grpo_formulas.closed_forms import closed_form_g2
+    from verify_claims.figures import Reference
+
+    fig, G, beta = _finite_g(paper_figures)
+    ref = fig.x
+
+    def with_refs(*refs):
+        f = Figure(id="finite-g-refs", title=fig.title, ref=fig.ref, caption=fig.caption, x=fig.x, y=fig.y,
+                   closed_form=None, stationarity=fig.stationarity, curves=fig.curves[:2], references=list(refs))
+        f.validate()
+        return compute_figure(f)
+
+    half = {beta: sp.Rational(1, 2)}
+    right = with_refs(Reference(closed_form_g2(beta / sp.sqrt(2), 1, ref), "x3", half, matches=1))
+    assert right["agrees"] and right["max_abs_diff"] < 1e-12
+    wrong = with_refs(Reference(closed_form_g2(beta, 1, ref), "(14)", half, matches=1))
+    assert not wrong["agrees"] and wrong["max_abs_diff"] > 0.1
+    assert any("reference (14) and curve 2" in p and "differ by" in p for p in wrong["problems"])
+    html = render_html({"run": {"versions": {}}, "claims": [], "figures": [wrong]})
+    assert "DISAGREES" in html and "differ by" in html
+    # the stationarity of the wrong G under a label: the G = 2 reference no longer matches
+    shifted = Figure(id="finite-g-shifted", title="t", ref="x", caption="c", x=fig.x, y=fig.y, closed_form=None,
+                     stationarity=fig.stationarity.subs(G, G + 1), curves=fig.curves[:1],
+                     references=[Reference(closed_form_g2(beta, 1, ref), "(14)", half, matches=0)])
+    shifted.validate()
+    assert not compute_figure(shifted)["agrees"]
+
+
+def test_numeric_figure_flags_several_roots_and_poles():
+    x, y = sp.symbols("x y", positive=True)
+    two = Figure(id="two", title="t", ref="Section 1", caption="c", x=x, y=y, closed_form=None,
+                 stationarity=(y - x / 4 - sp.Rational(1, 10)) * (y - sp.Rational(9, 10)), curves=[Curve({})])
+    two.validate()
+    data = compute_figure(two)
+    assert not data["agrees"] and any("no single root" in p and "(2 roots)" in p for p in data["problems"])
+    pole = Figure(id="pole-n", title="t", ref="Section 1", caption="c", x=x, y=y, closed_form=None,
+                  stationarity=1 / (y - x / 2 - sp.Rational(1, 4)), curves=[Curve({})])
+    data = compute_figure(pole)
+    assert not data["agrees"] and all(v is None for v in data["curves"][0]["y"])
+    one = Figure(id="one", title="t", ref="Section 1", caption="c", x=x, y=y, closed_form=None,
+                 stationarity=y ** 2 - x, curves=[Curve({})])
+    data = compute_figure(one)
+    assert data["agrees"] and max(abs(r - xv ** 0.5) for xv, r in zip(data["curves"][0]["x"],
+                                                                     data["curves"][0]["y"])) < 1e-15
+
+
+def test_numeric_figure_declaration_errors(write_modules):
+    from verify_claims.model.domain import DeclarationError
+
+    x, y = sp.symbols("x y")
+    with pytest.raises(DeclarationError, match="needs a stationarity condition.*closed_form=None"):
+        Figure(id="no-eq", title="t", ref="Section 1", caption="c", x=x, y=y, closed_form=None,
+               stationarity=None, curves=[Curve({})]).validate()
+    d = write_modules({"m.py": """
+        import sympy as sp
+        from verify_claims.figures import Figure, Curve, Reference
+        x, y, b = sp.symbols("x y b")
+        CLAIMS = []
+        FIGURES = [
+            Figure(id="no-eq", title="t", ref="Section 1", caption="c", x=x, y=y, closed_form=None,
+                   stationarity=None, curves=[Curve({})]),
+            Figure(id="free-ref", title="t", ref="Section 1", caption="c", x=x, y=y, closed_form=None,
+                   stationarity=y - x, curves=[Curve({})], references=[Reference(b * x, "r")]),
+            Figure(id="bad-match", title="t", ref="Section 1", caption="c", x=x, y=y, closed_form=None,
+                   stationarity=y - x, curves=[Curve({})], references=[Reference(x, "r", matches=1)]),
+            Figure(id="ok-numeric", title="t", ref="Section 1", caption="c", x=x, y=y, closed_form=None,
+                   stationarity=y - b * x, curves=[Curve({b: 1})], references=[Reference(x, "r", matches=0)]),
+        ]
+    """})
+    loaded = load_derivations(d)
+    assert [f.id for f in loaded.figures] == ["ok-numeric"]
+    causes = " | ".join(str(p) for p in loaded.problems)
+    assert "needs a stationarity condition" in causes and "free symbols ['b']" in causes
+    assert "is not the index of a curve" in causes

@@ -1,5 +1,5 @@
 """Public: figure declarations for derivation modules (``FIGURES = [Figure(...)]``)."""
 
-from .model.figures import TOLERANCE, Curve, Figure
+from .model.figures import TOLERANCE, Curve, Figure, Reference
 
-__all__ = ["Figure", "Curve", "TOLERANCE"]
+__all__ = ["TOLERANCE", "Curve", "Figure", "Reference"]

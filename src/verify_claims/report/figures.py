@@ -7,6 +7,15 @@ the figure shows the closed form *and* an independent numerical solution on top 
 The largest |closed form - root| is reported; a figure whose points disagree (or whose
 stationarity condition has no root, or several, at an overlay abscissa) is flagged.
 
+A figure declared with ``closed_form=None`` has no closed form to check: each curve is
+computed on a grid of abscissae as the root of the stationarity condition (the same
+sign-change scan and bisection, vectorised over the grid in double precision with numpy;
+sums with parameter-set bounds written out term by term) and drawn as a line through the
+roots.  It is flagged where the condition has no root or several at a grid abscissa, and
+where a reference line declared to match a curve (``Reference.matches``) differs from it.
+
+Reference lines (closed forms for comparison) are sampled like closed forms and drawn dashed.
+
 Rendering (:func:`figure_svg`, :func:`figure_pdf`) uses matplotlib's object-oriented API
 (no pyplot, no global backend) with a fixed SVG hash salt and no dates, so the same data
 give the same bytes.
@@ -21,10 +30,10 @@ import time
 import mpmath
 import sympy as sp
 
-from ..model.figures import TOLERANCE, Curve, Figure
+from ..model.figures import TOLERANCE, Curve, Figure, Reference
 from ..model.notation import latex
 
-__all__ = ["Figure", "Curve", "compute_figure", "figure_svg", "figure_pdf", "TOLERANCE"]
+__all__ = ["TOLERANCE", "Curve", "Figure", "Reference", "compute_figure", "figure_pdf", "figure_svg"]
 
 
 def _label(curve: Curve) -> str:
@@ -88,9 +97,154 @@ def _roots(F, lo, hi, digits: int, scan: int = 64) -> list:
         return roots
 
 
+def _sample(f, xs, digits: int) -> list:
+    """f (an mpmath function of x) at xs as floats; None where undefined or not real."""
+    ys = []
+    with mpmath.workdps(digits):
+        for x in xs:
+            try:
+                v = f(mpmath.mpf(x))
+                v = complex(v)
+                ys.append(float(v.real) if abs(v.imag) < 1e-12 and mpmath.isfinite(v.real) else None)
+            except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+                ys.append(None)
+    return ys
+
+
+def _grid_roots(F, xs, lo: float, hi: float, scan: int = 64, steps: int = 64):
+    """For each abscissa x in xs, the root in y of F(y, x) in the open interval (lo, hi),
+    vectorised over xs in double precision: sign changes on a scan grid of y (ends pushed in
+    by 1e-12), as in :func:`_roots`.  Returns (roots, counts): counts[i] is the number of
+    roots found at xs[i] (exact zeros on the grid plus sign changes between finite values;
+    with several, an upper bound) and roots[i] the root, bisected down to adjacent doubles,
+    where there is exactly one, else None.  A sign change across a pole is not a root: |F|
+    does not shrink there."""
+    import numpy as np
+
+    xs = np.asarray(xs, dtype=float)
+    eps = 1e-12
+    ys = np.concatenate([[lo + eps], lo + (hi - lo) * np.arange(1, scan) / scan, [hi - eps]])
+
+    def ev(y, x):
+        with np.errstate(all="ignore"):
+            v = np.asarray(F(y, x))
+            if np.iscomplexobj(v):
+                v = np.where(np.abs(v.imag) < 1e-12, v.real, np.nan)
+            return np.broadcast_to(v.astype(float), np.broadcast(y, x).shape)
+
+    V = ev(ys[:, None], xs[None, :])                      # (scan + 1, len(xs))
+    finite = np.isfinite(V)
+    s = np.sign(V)
+    change = finite[:-1] & finite[1:] & (s[:-1] * s[1:] < 0)
+    zero = finite & (V == 0)
+    counts = change.sum(axis=0) + zero.sum(axis=0)
+    roots = [None] * len(xs)
+    for c in np.nonzero((counts == 1) & zero.any(axis=0))[0]:  # the root is a grid value
+        roots[c] = float(ys[np.argmax(zero[:, c])])
+    cols = np.nonzero((counts == 1) & change.any(axis=0))[0]
+    if len(cols):
+        j = np.argmax(change[:, cols], axis=0)
+        a, b, fa, x = ys[j], ys[j + 1], V[j, cols], xs[cols]
+        for _ in range(steps):
+            m = (a + b) / 2
+            fm = ev(m, x)
+            left = np.sign(fm) == np.sign(fa)
+            a, fa, b = np.where(left, m, a), np.where(left, fm, fa), np.where(left, b, m)
+        r = (a + b) / 2
+        fr = ev(r, x)
+        scale = np.max(np.abs(np.where(finite[:, cols], V[:, cols], 0)), axis=0)
+        for c, rv, good in zip(cols, r, np.isfinite(fr) & (np.abs(fr) <= scale * 1e-9)):
+            if good:
+                roots[c] = float(rv)
+            else:
+                counts[c] = 0  # a pole
+    return roots, [int(n) for n in counts]
+
+
+def _numeric_stationarity(fig: Figure, subs: dict):
+    """The stationarity condition with the curve's parameter values, sums written out, as a
+    numpy function of (y, x)."""
+    from ..backends.instances import written_out
+
+    e = written_out(sp.sympify(fig.stationarity).subs(subs))
+    return sp.lambdify((fig.y, fig.x), e, "numpy")
+
+
+def _reference_data(fig: Figure, xs, digits: int) -> list:
+    out = []
+    for r in fig.references:
+        subs = {k: sp.nsimplify(v) for k, v in r.params.items()}
+        f = sp.lambdify(fig.x, sp.sympify(r.expr).subs(subs), "mpmath")
+        out.append({"label": r.label, "params": {str(k): str(v) for k, v in
+                                                 sorted(subs.items(), key=lambda kv: str(kv[0]))},
+                    "expr": latex(sp.sympify(r.expr), fig.notation), "matches": r.matches,
+                    "x": list(xs), "y": _sample(f, xs, digits)})
+    return out
+
+
+def _check_references(fig: Figure, refs: list, curves: list, problems: list, digits: int) -> float:
+    """|reference - numeric root| at every point of the curve a reference claims to match."""
+    worst = 0.0
+    for r, data in zip(fig.references, refs):
+        if r.matches is None:
+            continue
+        c = curves[r.matches]
+        f = sp.lambdify(fig.x, sp.sympify(r.expr).subs({k: sp.nsimplify(v) for k, v in r.params.items()}),
+                        "mpmath")
+        pts = [(x, root) for x, root in zip(c["x"], c["y"]) if root is not None] if c.get("numeric") else []
+        pts += [(p["x"], rt) for p in c["points"] for rt in p["roots"]]
+        ys = _sample(f, [x for x, _ in pts], digits)
+        diffs = [abs(y - root) for (_, root), y in zip(pts, ys) if y is not None]
+        d = max(diffs, default=float("inf"))
+        data["max_abs_diff"] = d
+        worst = max(worst, d)
+        if d > TOLERANCE:
+            problems.append(f"reference {r.label} and curve {r.matches + 1} ({c['label']}), which it is declared "
+                            f"to match, differ by up to {d:.3g}")
+    return worst
+
+
+def _compute_numeric(fig: Figure, samples: int, digits: int, t0: float) -> dict:
+    lo, hi = (float(v) for v in fig.x_range)
+    ylo, yhi = (float(v) for v in fig.y_interval)
+    d = 1e-6 * (hi - lo)  # the ends of the x range, pushed in: the root may sit on the border there
+    xs = [lo + d] + [lo + (hi - lo) * i / (samples - 1) for i in range(1, samples - 1)] + [hi - d]
+    curves, problems = [], []
+    for ci, curve in enumerate(fig.curves):
+        subs = {k: sp.nsimplify(v) for k, v in curve.params.items()}
+        roots, counts = _grid_roots(_numeric_stationarity(fig, subs), xs, ylo, yhi)
+        bad = [(x, n) for x, n in zip(xs, counts) if n != 1]
+        if bad:
+            where = ", ".join(f"x = {x:g} ({n} roots)" for x, n in bad[:3]) + (", ..." if len(bad) > 3 else "")
+            problems.append(f"curve {ci + 1} ({_label(curve)}): the stationarity condition has no single root "
+                            f"in the interval at {len(bad)} of {len(xs)} abscissae: {where}")
+        curves.append({"label": _label(curve),
+                       "params": {str(k): str(v) for k, v in sorted(subs.items(), key=lambda kv: str(kv[0]))},
+                       "x": xs, "y": roots, "points": [], "numeric": True, "max_abs_diff": 0.0})
+    refs = _reference_data(fig, xs, digits)
+    worst = _check_references(fig, refs, curves, problems, digits)
+    return {
+        "id": fig.id, "title": fig.title, "ref": str(fig.ref), "caption": fig.caption,
+        "source": fig.source, "uses": list(fig.uses), "note": fig.note,
+        "x_label": fig.x_label, "y_label": fig.y_label, "diagonal": fig.diagonal,
+        "x_range": [lo, hi], "y_interval": [ylo, yhi],
+        "numeric": True, "closed_form": "",
+        "stationarity": latex(sp.Eq(fig.stationarity, 0), fig.notation),
+        "method": (f"no closed form: each curve computed numerically at {len(xs)} abscissae as the root of the "
+                   f"stationarity condition in ({fig.y_interval[0]}, {fig.y_interval[1]}), found by a "
+                   f"sign-change scan on 65 ordinates and bisection in double precision (numpy), sums written "
+                   f"out term by term"),
+        "references": refs, "tolerance": TOLERANCE, "max_abs_diff": worst, "agrees": not problems,
+        "problems": problems, "curves": curves, "nroots": sum(r is not None for c in curves for r in c["y"]),
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
+
+
 def compute_figure(fig: Figure, *, samples: int = 201, digits: int = 30) -> dict:
     """The figure's data (JSON-ready): sampled curves, overlay points, agreement."""
     t0 = time.perf_counter()
+    if fig.numeric:
+        return _compute_numeric(fig, samples, digits, t0)
     lo, hi = (float(v) for v in fig.x_range)
     ylo, yhi = fig.y_interval
     xs = [lo + (hi - lo) * i / (samples - 1) for i in range(samples)]
@@ -101,15 +255,7 @@ def compute_figure(fig: Figure, *, samples: int = 201, digits: int = 30) -> dict
         subs = {k: sp.nsimplify(v) for k, v in curve.params.items()}
         f = sp.lambdify(fig.x, fig.closed_form.subs(subs), "mpmath")
         F = sp.lambdify((fig.y, fig.x), fig.stationarity.subs(subs), "mpmath")
-        ys = []
-        with mpmath.workdps(digits):
-            for x in xs:
-                try:
-                    v = f(mpmath.mpf(x))
-                    v = complex(v)
-                    ys.append(float(v.real) if abs(v.imag) < 1e-12 and mpmath.isfinite(v.real) else None)
-                except (ZeroDivisionError, ValueError, OverflowError, TypeError):
-                    ys.append(None)
+        ys = _sample(f, xs, digits)
         points = []
         cmax = 0.0
         for xv in fig.overlay:
@@ -144,11 +290,16 @@ def compute_figure(fig: Figure, *, samples: int = 201, digits: int = 30) -> dict
                        "params": {str(k): str(sp.nsimplify(v)) for k, v in
                                   sorted(curve.params.items(), key=lambda kv: str(kv[0]))},
                        "x": xs, "y": ys, "points": points, "max_abs_diff": cmax})
+    extra = {}
+    if fig.references:
+        refs = _reference_data(fig, xs, digits)
+        worst = max(worst, _check_references(fig, refs, curves, problems, digits))
+        extra["references"] = refs
     return {
         "id": fig.id, "title": fig.title, "ref": str(fig.ref), "caption": fig.caption,
         "source": fig.source, "uses": list(fig.uses), "note": fig.note,
         "x_label": fig.x_label, "y_label": fig.y_label, "diagonal": fig.diagonal,
-        "x_range": [lo, hi], "y_interval": [float(ylo), float(yhi)],
+        "x_range": [lo, hi], "y_interval": [float(ylo), float(yhi)], **extra,
         "closed_form": latex(fig.closed_form, fig.notation),
         "stationarity": latex(sp.Eq(fig.stationarity, 0), fig.notation),
         "method": (f"closed form sampled at {samples} points; at each overlay point every root of the "
@@ -165,6 +316,7 @@ def compute_figure(fig: Figure, *, samples: int = 201, digits: int = 30) -> dict
 _RC = {"svg.hashsalt": "verify-claims", "svg.fonttype": "path", "font.size": 10,
        "path.simplify": False}
 _COLOURS = ["#1f4e99", "#c0392b", "#1e8449", "#b9770e", "#7d3c98", "#117a8b", "#555555"]
+_REF_STYLES = [(0, (5, 2.5)), (0, (6, 2, 1.5, 2)), (0, (2, 1.5)), (0, (8, 2, 1.5, 2, 1.5, 2))]
 
 
 def _draw(data: dict):
@@ -190,7 +342,13 @@ def _draw(data: dict):
             py = [r for p in c["points"] for r in p["roots"]]
             ax.plot(px, py, ls="none", marker="o", ms=4.5, mfc="none", mec=col, mew=1.0,
                     label="_nolegend_")
-        ax.plot([], [], ls="none", marker="o", mfc="none", mec="#333333", label="numeric root")
+        for i, r in enumerate(data.get("references") or []):
+            ax.plot(r["x"], [float("nan") if y is None else y for y in r["y"]], lw=1.1, color="#222222",
+                    ls=_REF_STYLES[i % len(_REF_STYLES)], label=r["label"])
+        if any(c.get("numeric") for c in data["curves"]):  # the lines themselves are numeric roots
+            ax.plot([], [], lw=1.5, color="#777777", label="solid lines: numerical roots (no closed form)")
+        else:
+            ax.plot([], [], ls="none", marker="o", mfc="none", mec="#333333", label="numeric root")
         xlo, xhi = data.get("x_range") or (0, 1)
         ylo, yhi = data.get("y_interval") or (0, 1)
         ax.set_xlim(xlo, xhi)
@@ -209,7 +367,8 @@ def _plain(data: dict) -> dict:
     def lit(s):
         return str(s).replace("\\", "/").replace("$", r"\$").replace("^", r"\^").replace("_", r"\_")
     return {**data, "x_label": lit(data.get("x_label", "")), "y_label": lit(data.get("y_label", "")),
-            "curves": [{**c, "label": lit(c["label"])} for c in data["curves"]]}
+            "curves": [{**c, "label": lit(c["label"])} for c in data["curves"]],
+            "references": [{**r, "label": lit(r["label"])} for r in data.get("references") or []]}
 
 
 def _render(data: dict, canvas_cls, target, metadata) -> None:
