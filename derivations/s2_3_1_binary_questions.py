@@ -304,6 +304,8 @@ CLAIMS.append(Inequality(
             + _PHI_TEX,
     domain={beta: sp.Interval.open(0, 2), gamma: GAMMA_SET, ref: sp.Interval.open(0, sp.Rational(7, 100))},
     where=(ref < PHI_G2,),
+    paper_domain={beta: "beta < 2: the region needs beta/gamma < 2 and gamma <= 1, so the box contains all of it",
+                  ref: "pi_ref < 7/100: phi < 7/100 (binary-g2-frozen-local-minimum-needs-small-reference)"},
     uses=("binary-g2-frozen-second-derivative-at-14", "binary-g2-frozen-boundary-value",
           "binary-g2-increasing-in-pi-ref", "binary-g2-frozen-local-minimum-needs-small-reference"),
     note=_REGION_NOTE + "The region is non-empty only for 2/3 < beta/gamma < 2 (elsewhere phi <= 0 < pi_ref); "
@@ -725,6 +727,8 @@ CLAIMS.append(Inequality(
     lhs=D2_FROZEN_15, op=">", rhs=sp.Integer(0),
     display=_D2L + r"\Big|_{(15)} > 0 \quad \text{for } \pi_{\mathrm{ref}}(a \mid q) < \psi(\beta), \quad " + _PSI_TEX,
     domain={beta: sp.Interval.open(sp.Rational(7, 5), sp.oo), ref: sp.Interval.open(0, sp.Rational(7, 100))},
+    paper_domain={beta: "beta > 7/5: the region needs beta > sqrt(2), so the box contains all of it",
+                  ref: "pi_ref < 7/100: psi(beta) <= (2 - sqrt 3)/4 < 7/100, so the box contains all of it"},
     where=(ref < PSI_LARGE,),
     uses=("binary-large-g-frozen-second-derivative-at-15", "binary-large-g-frozen-boundary-value",
           "binary-large-g-closed-form-frozen-local-maximiser-instance",

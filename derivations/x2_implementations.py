@@ -423,6 +423,7 @@ CLAIMS.append(Inequality(
     ref=ref_("advantage / (std + eps) (" + _STD_SOURCES + ")"),
     lhs=_F_AT[2], op=">", rhs=_F_AT[1],
     domain={Gr: sp.Interval(4, sp.oo), c: POS, eps: POS},
+    paper_domain={Gr: "the claim's own statement (beyond the paper): G >= 4, where two high rewards differ from one"},
     uses=("impl-eps-advantage-factor",),
     note="Stated for every real G >= 4, so for every integer.  s_2 > s_1 for G >= 4 (2(G - 2) > G - 1), so the shrinkage differs between group compositions: "
          "epsilon is not one effective beta (at G = 3, m = 2 mirrors m = 1 and the factors coincide).",
@@ -447,6 +448,7 @@ CLAIMS.append(Inequality(
     ref=ref_("advantage / (std + eps) (" + _STD_SOURCES + ")"),
     lhs=_FR, op=">=", rhs=1 - eps * sp.sqrt(Gr) / c,
     domain={Gr: sp.Interval(2, sp.oo), mr: sp.Interval(1, sp.oo), c: POS, eps: POS}, where=(mr <= Gr - 1,),
+    paper_domain={Gr: "every group size G >= 2 (the claim's own statement, beyond the paper)"},
     uses=("impl-binary-min-sample-std", "impl-eps-advantage-factor"),
     harmless_mutants={"lhs:*": "the factor c s/(c s + eps) increases with s: a mistake that enlarges s (a square root "
                                "dropped on a quantity below 1, a sign flipped) keeps it above the bound; s is pinned "
@@ -473,6 +475,7 @@ CLAIMS.append(Inequality(
     ref=ref_(f"{TRL}, grpo_trainer.py (+ 1e-4) and grpo_config.py (num_generations = 8)"),
     lhs=_F.subs({Gs: 8, c: 1, eps: sp.Rational(1, 10000)}), op=">", rhs=sp.Rational(9997, 10000),
     domain={m: sp.Range(1, 8)},
+    paper_domain={m: "every group composition at G = 8: 1 to 7 high rewards (0 and 8 have no std)"},
     uses=("impl-eps-factor-lower-bound",),
     note="1 - 1e-4 sqrt(8) = 0.99972: for 0/1 rewards epsilon is negligible at the default; rewards of "
          "scale c multiply the deficit by 1/c (0.028 for c = 0.01).  verl (1e-6) and OpenRLHF (1e-9) "
@@ -580,6 +583,7 @@ CLAIMS.append(Inequality(
     ref=ref_(f"{VERL}, core_algos.py kl_penalty_forward; {ORLHF}, models/utils.py compute_approx_kl", eq="1"),
     lhs=_DU, op="<=", rhs=10,
     domain={pt: OPEN_UNIT, u: sp.Interval(-10, sp.Rational(5, 2))},
+    paper_domain={u: "the claim's own range of log-ratios, where the clamps are shown inactive"},
     uses=("impl-k3-verl-is-penalty-term", "impl-k3-openrlhf-is-penalty-term", "penalty-term-nonnegative"),
     note="D_i = e^u - u - 1 with u = log(pi_ref/pi_theta) lies in [0, 10] there (>= 0 by "
          "penalty-term-nonnegative), so clamp(D_i, -10, 10) = D_i; verl's clamp of u to [-20, 20] is inactive "
@@ -592,6 +596,7 @@ CLAIMS.append(Inequality(
              eq="1"),
     lhs=k3_verl(sp.log(pt), sp.log(pt) + u), op="<", rhs=_DU,
     domain={pt: OPEN_UNIT, u: sp.Interval(3, 20)},
+    paper_domain={u: "the claim's own range of log-ratios, where verl's clamp is shown to bind (up to its clamp of u at 20)"},
     uses=("impl-k3-verl-is-penalty-term",),
     note="The library formula with both clamps.  e^3 - 3 - 1 = 16.1 > 10.  The cap also binds for "
          "log(pi_ref/pi_theta) below about -11 (D_i > 10 there); where it binds, the penalty's gradient in pi_theta "
@@ -672,6 +677,7 @@ CLAIMS.append(Inequality(
     ref=ref_(f"{TRL_OLD}, grpo_config.py beta = 0.04, grpo_trainer.py std(dim=1) + 1e-4", eq="14"),
     lhs=1 - sp.sqrt(2) * beta, op=">=", rhs=sp.Rational(943, 1000),
     domain={beta: sp.Interval.Lopen(0, sp.Rational(1, 25))},
+    paper_domain={beta: "beta <= 0.04: TRL's default up to v0.18, the claim's own statement"},
     uses=("impl-g2-closed-form-root-sample-std", "binary-g2-lower-bound", "summary-trl-default-beta-groups-of-two"),
     note="The bound 1 - beta/gamma of the display after (14) at the effective sqrt(2) beta "
          "(1 - 0.04 sqrt 2 = 0.94343); epsilon = 1e-4 lowers it further by a relative ~1e-4 "
@@ -684,6 +690,7 @@ CLAIMS.append(Inequality(
     ref=ref_(f"{TRL_OLD} beta = 0.04; {TRL} num_generations = 8 (also 8 in v0.14-v0.18)", eq="15"),
     lhs=1 / (1 + beta_eff(8) ** 2), op=">=", rhs=sp.Rational(4375, 4383),
     domain={beta: sp.Interval.Lopen(0, sp.Rational(1, 25))},
+    paper_domain={beta: "beta <= 0.04: TRL's default up to v0.18, the claim's own statement"},
     uses=("impl-eq11-effective-beta-any-g", "binary-large-g-lower-bound", "summary-trl-default-beta-large-groups"),
     note="Equality at beta = 0.04: 1/(1 + 0.0016 * 8/7) = 4375/4383.  (15) is the G -> oo form, where "
          "beta_eff -> beta (impl-effective-beta-tends-to-beta): this evaluates its bound at G = 8's effective "
@@ -697,6 +704,7 @@ CLAIMS.append(Inequality(
     ref=ref_(f"{TRL_OLD} beta = 0.04; num_generations = 8", eq="14"),
     lhs=1 - beta_eff(8), op=">=", rhs=sp.Rational(957, 1000),
     domain={beta: sp.Interval.Lopen(0, sp.Rational(1, 25))},
+    paper_domain={beta: "beta <= 0.04: TRL's default up to v0.18, the claim's own statement"},
     uses=("impl-eq11-effective-beta-any-g", "binary-g2-lower-bound"),
     note="1 - 0.04 sqrt(8/7) = 0.95724.  (14) is the G = 2 form: at G = 8 it is evaluated with G = 8's "
          "effective beta only as the other end of the range (the paper's Section 1.2 reads the two bounds "
@@ -710,6 +718,7 @@ CLAIMS.append(Inequality(
              "examples/grpo_trainer/run_qwen2-7b.sh rollout.n=5, use_kl_loss=True", eq="14"),
     lhs=1 - beta_eff(5), op=">=", rhs=sp.Rational(9988, 10000),
     domain={beta: sp.Interval.Lopen(0, sp.Rational(1, 1000))},
+    paper_domain={beta: "beta <= 0.001: verl's example kl_loss_coef, the claim's own statement"},
     uses=("impl-eq11-effective-beta-any-g", "binary-g2-lower-bound"),
     note="1 - 0.001 sqrt(5/4) = 0.998882; the (15) form 1/(1 + 1.25e-6) is closer still to 1.  verl's own "
          "defaults are use_kl_loss = False (no penalty) and rollout.n = 1; the example script sets both.",

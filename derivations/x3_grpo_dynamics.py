@@ -138,6 +138,7 @@ CLAIMS.append(Inequality(
     ref=_ref("Section 1.3, stationary policy; Appendix B.1"),
     lhs=sp.diff(FROZEN, x, 2).subs({x: R(1, 4), old: R(1, 4)}), op=">", rhs=0,
     domain={beta_s: sp.FiniteSet(R(5, 6)), ref_s: sp.FiniteSet(R(1, 40))},
+    paper_domain={beta_s: "the simulated instance (the claim is about it)", ref_s: "the simulated instance"},
     uses=("dynamics-frozen-minimum-instance-closed-form",),
     note="d^2/dx^2 J(x; pi_old) = -beta ((2 ref - x)/x^2 + (1 - 2 ref + x)/(1 - x)^2) at x = pi_old = 1/4 is "
          "8/9 > 0: (14) is a stationary point of the frozen objective (its first derivative vanishes there, "
