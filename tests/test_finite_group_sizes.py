@@ -193,3 +193,27 @@ def test_an_identity_wrong_at_one_value_is_not_proved():
                      rhs=(1 + x) ** G + sp.Piecewise((x**3 / 1000, sp.Eq(G, 5)), (0, True)),
                      domain={x: sp.Interval(0, 1), G: sp.Range(1, 9)})
     assert plain_verify(wrong, SETTINGS).status == "refuted"
+
+
+def test_written_out_terms_do_not_hide_a_singular_factor():
+    # review finding: 0 * log(x) is simplified to 0 once k = 0 is written in; the sum as
+    # declared is undefined at x = 0 (and at x = 1/3 below), so it must not be certified
+    from verify_claims.backends.definedness import defined
+    G, k = sp.Symbol("G", integer=True), sp.Symbol("k", integer=True)
+    dom = Domain({x: sp.Interval(0, 1), G: sp.FiniteSet(0)})
+    assert not defined(sp.Sum(k * sp.log(x), (k, 0, G)), dom, 2.0)
+    summand = (k - 1) * (k - 2) / (3 * x - 1) + x
+    assert not defined(sp.Sum(summand, (k, 1, G)), Domain({x: sp.Interval(0, 1), G: sp.FiniteSet(1, 2)}), 2.0)
+    assert not defined(sp.Sum((G - 1 - k) * sp.sqrt(G - 2 - k) * x**k, (k, 0, G - 1)),
+                       Domain({x: sp.Interval(0, 1), G: sp.FiniteSet(3, 4)}), 2.0)
+    assert defined(sp.Sum((G - 1 - k) * sp.sqrt(G - 1 - k) * x**k, (k, 0, G - 1)),
+                   Domain({x: sp.Interval(0, 1), G: sp.FiniteSet(3, 4)}), 2.0)
+    for cid in ("Z3", "Z3b", "Z3x"):  # the verdict no longer depends on whether a sample hits x = 0
+        c = Inequality(id=cid, title="t", ref=Ref("2.1"), lhs=sp.Sum(k * sp.log(x), (k, 0, G)), op="<=", rhs=0,
+                       domain={x: sp.Interval(0, 1), G: sp.FiniteSet(0)})
+        assert plain_verify(c, SETTINGS).status != "certified", cid
+
+
+def test_bernstein_declines_a_constant_without_a_real_value():
+    d = _decide(x**2 + sp.sqrt(1 - sp.sqrt(3)), "positive", sp.Interval(0, 1))
+    assert d.verdict == "unknown"

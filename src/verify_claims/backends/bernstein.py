@@ -71,7 +71,13 @@ def poly_in_arb(e, x, prec: int, exact: bool = False):
                 f = compile_ball(node, ())
                 if f is None:
                     raise _NotPolynomial(f"constant {node} has no ball enclosure")
-                out = ring([f([])])
+                try:
+                    c = f([])
+                except (ArithmeticError, ValueError) as exc:  # not a finite real ball (sqrt(1 - sqrt 3))
+                    raise _NotPolynomial(f"constant {node} has no finite real enclosure") from exc
+                if not c.is_finite():
+                    raise _NotPolynomial(f"constant {node} has no finite real enclosure")
+                out = ring([c])
         elif node == x:
             out = ring([0, 1])
         elif isinstance(node, sp.Add):

@@ -15,10 +15,14 @@ __all__ = ["defined"]
 def defined(e, domain, seconds: float, trace=None, at: str = "defined") -> bool:
     """Every side condition of e proven on the domain (symbolically, else by z3); a sum
     whose bound is a finite parameter, value by value (backends.instances)."""
-    from .instances import instances
+    from .instances import instances, summands
     split = instances(e, domain)
     if split is not None:
-        return all(defined(ev, dom, seconds, trace, at) for _, ev, dom in split[1])
+        # written out, a term 0 * log(x) is 0: each summand is checked over its index range
+        # too, so that a sum undefined somewhere is not defined by its simplified terms
+        sym, cases = split
+        return all(all(f is not None and defined(f, dom_k, seconds, trace, at) for f, dom_k in summands(e, sym, v, dom))
+                   and defined(ev, dom, seconds, trace, at) for v, ev, dom in cases)
     rep = domain.assumption_symbols()
     facts = Facts.from_relations(with_ends(domain), rep)
     for base, want in side_conditions(e):

@@ -15,9 +15,10 @@ import sympy as sp
 
 from ..model.domain import Domain
 
-__all__ = ["instances", "written_out", "MAX_INSTANCES"]
+__all__ = ["instances", "written_out", "summands", "MAX_INSTANCES", "MAX_TERMS"]
 
 MAX_INSTANCES = 128
+MAX_TERMS = 20000  # a longer sum is left as it is (the backends then decline it)
 
 
 def _bound_symbols(e) -> set:
@@ -36,12 +37,42 @@ def written_out(e):
     def expand(node):
         if isinstance(node, (sp.Sum, sp.Product)) and len(node.limits) == 1:
             var, lo, hi = node.limits[0]
-            if lo.is_Integer and hi.is_Integer:
+            if lo.is_Integer and hi.is_Integer and int(hi) - int(lo) + 1 <= MAX_TERMS:
                 body = written_out(node.function)
                 terms = [body.xreplace({var: sp.Integer(i)}) for i in range(int(lo), int(hi) + 1)]
                 return sp.Add(*terms) if isinstance(node, sp.Sum) else sp.Mul(*terms)
         return node
     return e.replace(lambda n: isinstance(n, (sp.Sum, sp.Product)), expand)
+
+
+def summands(e, sym, value, domain: Domain):
+    """[(expression, domain)] whose definedness definedness must check for e at sym = value,
+    besides the written-out e: written out, a term 0 * log(x) is simplified to 0 and its
+    singular factor is lost.  Per sum or product, the functions and powers of its summand
+    (each substituted alone, for every index value, so nothing is multiplied by 0), as one
+    sum of those pieces; a sum that is not written out is returned as it stands; None for a
+    piece that is not real (sqrt(-1) at some index), which no domain point makes defined."""
+    out = []
+    for node in sp.ordered(sp.sympify(e).xreplace({sym: value}).atoms(sp.Sum, sp.Product)):
+        if len(node.limits) != 1:
+            out.append((node, domain))
+            continue
+        var, lo, hi = node.limits[0]
+        if not (lo.is_Integer and hi.is_Integer) or int(hi) - int(lo) + 1 > MAX_TERMS:
+            out.append((node, domain))
+            continue
+        pieces = [a for a in node.function.atoms(sp.Pow, sp.Function) if a.has(var)]
+        if any(p.has(sp.Sum, sp.Product) for p in pieces):
+            out.append((node, domain))
+            continue
+        subs = {p.xreplace({var: sp.Integer(i)}) for p in pieces for i in range(int(lo), int(hi) + 1)}
+        if any(p.is_number and p.is_extended_real is False for p in subs):
+            out.append((None, domain))  # sqrt(-1) in some term: not defined, whatever multiplies it
+            continue
+        subs |= {a for a in node.function.atoms(sp.Pow, sp.Function) if not a.has(var)}
+        if subs:
+            out.append((sp.Add(*sp.ordered(subs)), domain))
+    return out
 
 
 def instances(e, domain: Domain):

@@ -204,6 +204,8 @@ def _solve_instances(goal, split, methods, deadline, cx_check, trace, _reduce):
     (backends.instances): it holds when every value's goal holds; a candidate point of one
     value is confirmed with that value filled in."""
     s, cases = split
+    if not cases:
+        return None, f"no value of {s} is in the domain", {}
     used, boxes, depth = {}, 0, 0
     for v, ev, dom in cases:
         def check(point, v=v):
@@ -219,6 +221,10 @@ def _solve_instances(goal, split, methods, deadline, cx_check, trace, _reduce):
         if m is None:
             return None, f"at {s} = {v}: {detail}", {"boxes": boxes or None, "depth": depth or None}
         used.setdefault(m, []).append(v)
+    if not defined(goal.expr, goal.domain, max(0.5, min(10.0, deadline - time.process_time()))):
+        # a written-out term may have lost a singular factor (0 * log x is 0): the sum as
+        # declared must be defined at every domain point for the goal to hold there
+        return None, f"could not show every term of the sums defined for each {s}", {}
     values = [v for v, _, _ in cases]
     how = "; ".join(f"{m} for {len(vs)} value(s)" for m, vs in used.items())
     info = {k: val for k, val in (("boxes", boxes or None), ("depth", depth or None)) if val is not None}

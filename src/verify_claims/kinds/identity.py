@@ -51,6 +51,8 @@ def _prove_instances(claim, split, ctx):
     variable, by exact values at degree + 1 points."""
     rep, facts = assume(claim)
     s, cases = split
+    if not cases:
+        return ProofOutcome(None, "sympy", {"residual": f"no value of {s} is in the domain"})
     used = {}
     for v, ev, _dom in cases:
         how = polynomial_zero_at_points(ev)
