@@ -18,12 +18,12 @@ throughout; other i follow by relabelling the rewards.
 
 import sympy as sp
 
-from _grpo import advantage, advantage_with_ties, mean
+from _grpo import advantage, advantage_with_ties, mean, std  # noqa: F401 - std, HOLDS: used by the tests through this module
 from _notation import name
 from _s1_helpers import (advantage_pairwise, clip_as_described, clip_ppo, clipped_advantage,
                          not_all_equal, pairwise_mean_deviation, pairwise_variance,
                          population_variance)
-from verify_claims import Identity, Inequality, Narrowed, Notation, Ref, Root, not_in_general, refuted
+from verify_claims import HOLDS, Identity, Inequality, Narrowed, Notation, Ref, Root, not_in_general, refuted  # noqa: F401
 
 R = sp.Interval(-sp.oo, sp.oo)
 POS = sp.Interval.open(0, sp.oo)

@@ -21,7 +21,7 @@ from verify_claims import Identity, Limit, Narrowed, Notation, Ref, refuted
 from verify_claims.expectations import Categorical
 
 from _grpo import advantage, advantage_with_ties, mean
-from _notation import E_P_G, P_G, R_G, name
+from _notation import E_P_G, OLD, P_G, R_G, name  # noqa: F401 - OLD: re-exported for the tests
 from _s2_helpers import (SAME_LIMIT, expected_group_relative_preference, expected_preference_under,
                          group_relative_preference, pg_expected_binary, pg_reward_one,
                          pg_reward_zero, point_mass, reward_preference_def,

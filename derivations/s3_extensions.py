@@ -51,7 +51,8 @@ from verify_claims.expectations import Categorical
 from _notation import E_P_G, P_G, R_G, name
 
 from _s2_helpers import expected_group_relative_preference, expected_preference_under, kl, kl0
-from _s3_helpers import (closed_form_g2, expected_pref_shift, gibbs, h_fn, h_min,
+from _s3_helpers import (adv_shift, closed_form_g2,  # noqa: F401 - adv_shift: re-exported for the tests
+                         expected_pref_shift, gibbs, h_fn, h_min,
                          kl_bern, logit, penalty_direct_def, penalty_term_direct,
                          potential_large_g, reference_making_stationary, reward_pref_shift_def,
                          win_prob, x_star, z_q)
