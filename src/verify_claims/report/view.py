@@ -24,8 +24,7 @@ STATUS_TEXT = {
     "proved": "exact symbolic proof (sympy), no sampling",
     "certified": "shown on the whole domain by a sound symbolic argument",
     "checked": "numeric spot-check only",
-    "simulated": "the algorithm simulated: target inside a confidence interval over seeded runs (statistical "
-                 "evidence, never a proof)",
+    "simulated": "target inside the confidence interval of seeded runs (never a proof)",
     "refuted": "counterexample found",
     "undecided": "neither proved nor decided numerically",
     "error": "the claim raised, is malformed, or prover and numbers conflict",
