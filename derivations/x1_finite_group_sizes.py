@@ -222,6 +222,34 @@ CLAIMS.append(Summary(
          "< x_64 < (15).",
 ))
 
+# ---- at a library default: TRL's beta = 0.04 (v0.14-v0.18, the paper's footnote value) and G = 8
+TRL_DEFAULTS = ("TRL v0.14.0-v0.18.x: beta = 0.04, num_generations = 8 (grpo_config.py; "
+                "derivations/x2_implementations.py cites file and commit)")
+CLAIMS.append(Inequality(
+    id="finite-g8-trl-default-preference-at-0-98",
+    title=r"$G = 8$, $\beta \le 0.04$ with the library's sample std ($\beta_{\mathrm{eff}} = \beta\sqrt{8/7}$): "
+          r"$P_8(a \mid \pi) > \beta_{\mathrm{eff}}$ at $\pi(a) = 0.98$",
+    ref=Ref(TOPIC, note=TRL_DEFAULTS),
+    lhs=pg_reward_one(sp.Integer(8), k, sp.Rational(49, 50)).doit(), op=">", rhs=beta * sp.sqrt(sp.Rational(8, 7)),
+    domain={beta: sp.Interval.Lopen(0, sp.Rational(1, 25))},
+    paper_domain={beta: "beta <= 0.04: TRL's default up to v0.18 (the paper's footnote value), the claim's own range"},
+    uses=("impl-eq11-effective-beta-any-g",),
+    note="P_8(a | 0.98) = 0.0515 > 0.04 sqrt(8/7) = 0.0428.  With the sample std of the libraries, (11) at G = 8 "
+         "holds with beta_eff = beta sqrt(8/7) (impl-eq11-effective-beta-any-g).",
+))
+CLAIMS.append(Summary(
+    id="finite-g8-trl-default-stationary-above-0-98",
+    title=r"TRL's default $G = 8$, $\beta = 0.04$ (sample std): the stationary policy puts more than 0.98 on the "
+          r"better answer, whatever $\pi_{\mathrm{ref}}(a \mid q)$ is",
+    ref=Ref(TOPIC, note=TRL_DEFAULTS),
+    uses=("finite-g8-trl-default-preference-at-0-98", "finite-g-stationary-unique",
+          "finite-g-stationary-below-large-group", "impl-eq11-effective-beta-any-g"),
+    note="F_8(x) = P_8(a | x) - beta_eff (1 - p/x) is decreasing with its zero at x_8; at x = 0.98, "
+         "F_8 >= P_8(a | 0.98) - beta_eff > 0 for every p in (0, 1), so x_8 > 0.98; and x_8 < (15) at beta_eff "
+         "(>= 1/(1 + beta_eff^2) = 0.998).  Between the paper's two bounds at this beta: 1 - beta_eff = 0.957 for "
+         "groups of two and 0.998 for large groups.",
+))
+
 P15 = closed_form_large(beta, ref)
 PG_AT_15 = pg_reward_one(G, k, P15)
 _C1 = -1 / (8 * P15 ** sp.Rational(3, 2) * sp.sqrt(1 - P15))

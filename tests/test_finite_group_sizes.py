@@ -41,7 +41,8 @@ EXPECTED = {
                "finite-g-preference-factor"],
     "certified": ["finite-g3-stationary-closed-form", "finite-g3-stationary-above-g2",
                   "finite-g-preference-decreasing", "finite-g-penalty-part-decreasing",
-                  "finite-g-preference-increasing-in-g", "finite-g-preference-below-large-group"],
+                  "finite-g-preference-increasing-in-g", "finite-g-preference-below-large-group",
+                  "finite-g8-trl-default-preference-at-0-98"],
     "checked": ["finite-g-residual-at-15"],
 }
 
@@ -59,12 +60,14 @@ def test_every_claim_is_pinned_and_summaries_rest_on_existing_claims():
     assert ids - summaries == pinned
     for c in x1.CLAIMS:
         if isinstance(c, Summary):
-            assert set(c.uses) - ids <= {"binary-large-g-closed-form-unique-root", "pg-binary-limit-high-reward"}
+            assert set(c.uses) - ids <= {"binary-large-g-closed-form-unique-root", "pg-binary-limit-high-reward",
+                                         "impl-eq11-effective-beta-any-g"}
 
 
 def test_per_g_claims_declare_the_restriction():
     for c in x1.CLAIMS:
-        if any(isinstance(st, sp.Range) for st in c.domain.sets.values()) or isinstance(c, Summary):
+        if any(isinstance(st, sp.Range) for st in c.domain.sets.values()) or (
+                isinstance(c, Summary) and c.id.startswith("finite-g-")):
             assert c.narrowed is not None, c.id
 
 
@@ -111,6 +114,12 @@ def test_identity_wrong_at_one_g_is_refuted_not_proved():
     wrong = variant(c, rhs=c.rhs + sp.Piecewise((sp.sqrt(2) * x1.x * (1 - x1.x), sp.Eq(G, 17)), (0, True)))
     res = plain_verify(wrong, Settings(seed=0, samples=200, precision=30))
     assert res.status != "proved"
+
+
+def test_trl_default_bound_pushed_too_far_is_refuted():
+    # at 0.985, P_8(a | x) = 0.0389 is below beta_eff = 0.0428: x_8 > 0.985 does not follow
+    c = checks.claim(x1, "finite-g8-trl-default-preference-at-0-98")
+    checks.assert_refuted(variant(c, lhs=x1.pg_reward_one(sp.Integer(8), x1.k, sp.Rational(197, 200)).doit()))
 
 
 def test_limit_with_the_wrong_rate_is_refuted():
