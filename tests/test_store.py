@@ -259,3 +259,16 @@ def test_a_negative_certificate_is_searched_again_when_a_method_is_new(write_mod
     code, out, err, report = run(d, "--no-cache", report_dir=tmp_path / "older")
     c = report["claims"][0]
     assert c["status"] == "checked" and c["origin"] == "searched" and "replay" not in c["evidence"]
+
+
+def test_a_replayed_negative_reason_is_written_back_unchanged():
+    """Writing certificates from a run that replayed them must not grow the recorded reason
+    ("... (as recorded by the search ...)" appended again at every regeneration)."""
+    from types import SimpleNamespace
+
+    from verify_claims.run.certificates import RECORDED_NOTE, Certificates
+
+    res = SimpleNamespace(status="checked", kind="inequality", method="numeric spot-check (mpmath)",
+                          evidence={"certificate": {"reason": "not smooth" + RECORDED_NOTE}})
+    rec = Certificates.record(res, "decl")
+    assert rec["reason"] == "not smooth"

@@ -41,6 +41,7 @@ from ..kinds import kind_of
 from ..model.claims import float_hint, too_deep
 from ..model.result import Result
 from ..model.status import Status
+from ..run.certificates import RECORDED_NOTE
 from ..run.settings import Settings
 from .context import Context, Trace, claim_rng
 from .goals import Certificate
@@ -163,8 +164,7 @@ def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
                                                    "was found (search again with --no-certificates)"})
         t2 = time.process_time()
         if certificate.get("reason"):
-            cert = Certificate("undecided", reason=f"{certificate['reason']} (as recorded by the search that "
-                                                   "wrote the certificate; not searched again)")
+            cert = Certificate("undecided", reason=certificate["reason"] + RECORDED_NOTE)
     else:
         proof = _attempt_proof(kind, claim, ctx, settings.symbolic_budget())
         t2 = time.process_time()

@@ -29,6 +29,9 @@ from ..model.status import Status
 
 __all__ = ["Certificates", "FILENAME", "FORMAT"]
 
+# said after a reason taken from a certificate, and taken off again when one is written
+RECORDED_NOTE = " (as recorded by the search that wrote the certificate; not searched again)"
+
 FILENAME = "certificates.json"
 FORMAT = "verify-claims-certificates/1"
 
@@ -84,7 +87,9 @@ class Certificates:
             rec["methods"] = list(METHODS)
             reason = ((result.evidence or {}).get("certificate") or {}).get("reason")
             if reason:
-                rec["reason"] = reason  # why, shown again when the search is skipped
+                # why, shown again when the search is skipped; a reason replayed from a
+                # certificate is written back as it was, not with the note added again
+                rec["reason"] = reason.removesuffix(RECORDED_NOTE)
         return rec
 
     def render(self, records: dict) -> str:
