@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ..model.result import Result
 from ..model.status import Status
+from ..run.fingerprint import versions
 from .base import Kind
 
 __all__ = ["KIND", "simulation_seed", "t_quantile", "t_interval"]
@@ -145,7 +146,7 @@ class SimulationKind(Kind):
             "mean": ci["mean"], "sd_between_runs": ci["sd"], "ci_low": ci["lo"], "ci_high": ci["hi"],
             "tolerance": claim.tolerance, "target": target,
             "compared": "the target against the interval widened by the tolerance on both sides",
-            "numpy": _numpy_version()}}
+            "numpy": versions()["numpy"]}}
         seconds = round(time.process_time() - t0, 4)
         method = f"simulation ({claim.runs} runs, {conf} t-interval)"
         if agrees:
@@ -160,14 +161,6 @@ class SimulationKind(Kind):
         return Result.for_claim(claim, Status.REFUTED, method=method,
                                 message=f"{summary}: outside, by {_fmt(distance)}", evidence=evidence,
                                 counterexample=cx, seconds=seconds)
-
-
-def _numpy_version() -> str:
-    from importlib import metadata
-    try:
-        return metadata.version("numpy")
-    except metadata.PackageNotFoundError:  # pragma: no cover
-        return "absent"
 
 
 KIND = SimulationKind()

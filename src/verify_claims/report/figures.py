@@ -170,11 +170,16 @@ def _numeric_stationarity(fig: Figure, subs: dict):
     return sp.lambdify((fig.y, fig.x), e, "numpy")
 
 
-def _reference_data(fig: Figure, xs, digits: int) -> list:
+def _reference_functions(fig: Figure) -> list:
+    """Each reference line as an mpmath function of x (its parameter values substituted)."""
+    return [sp.lambdify(fig.x, sp.sympify(r.expr).subs({k: sp.nsimplify(v) for k, v in r.params.items()}), "mpmath")
+            for r in fig.references]
+
+
+def _reference_data(fig: Figure, fns: list, xs, digits: int) -> list:
     out = []
-    for r in fig.references:
+    for r, f in zip(fig.references, fns):
         subs = {k: sp.nsimplify(v) for k, v in r.params.items()}
-        f = sp.lambdify(fig.x, sp.sympify(r.expr).subs(subs), "mpmath")
         out.append({"label": r.label, "params": {str(k): str(v) for k, v in
                                                  sorted(subs.items(), key=lambda kv: str(kv[0]))},
                     "expr": latex(sp.sympify(r.expr), fig.notation), "matches": r.matches,
@@ -182,15 +187,13 @@ def _reference_data(fig: Figure, xs, digits: int) -> list:
     return out
 
 
-def _check_references(fig: Figure, refs: list, curves: list, problems: list, digits: int) -> float:
+def _check_references(fig: Figure, fns: list, refs: list, curves: list, problems: list, digits: int) -> float:
     """|reference - numeric root| at every point of the curve a reference claims to match."""
     worst = 0.0
-    for r, data in zip(fig.references, refs):
+    for r, f, data in zip(fig.references, fns, refs):
         if r.matches is None:
             continue
         c = curves[r.matches]
-        f = sp.lambdify(fig.x, sp.sympify(r.expr).subs({k: sp.nsimplify(v) for k, v in r.params.items()}),
-                        "mpmath")
         pts = [(x, root) for x, root in zip(c["x"], c["y"]) if root is not None] if c.get("numeric") else []
         pts += [(p["x"], rt) for p in c["points"] for rt in p["roots"]]
         ys = _sample(f, [x for x, _ in pts], digits)
@@ -221,8 +224,9 @@ def _compute_numeric(fig: Figure, samples: int, digits: int, t0: float) -> dict:
         curves.append({"label": _label(curve),
                        "params": {str(k): str(v) for k, v in sorted(subs.items(), key=lambda kv: str(kv[0]))},
                        "x": xs, "y": roots, "points": [], "numeric": True, "max_abs_diff": 0.0})
-    refs = _reference_data(fig, xs, digits)
-    worst = _check_references(fig, refs, curves, problems, digits)
+    fns = _reference_functions(fig)
+    refs = _reference_data(fig, fns, xs, digits)
+    worst = _check_references(fig, fns, refs, curves, problems, digits)
     return {
         "id": fig.id, "title": fig.title, "ref": str(fig.ref), "caption": fig.caption,
         "source": fig.source, "uses": list(fig.uses), "note": fig.note,
@@ -292,8 +296,9 @@ def compute_figure(fig: Figure, *, samples: int = 201, digits: int = 30) -> dict
                        "x": xs, "y": ys, "points": points, "max_abs_diff": cmax})
     extra = {}
     if fig.references:
-        refs = _reference_data(fig, xs, digits)
-        worst = max(worst, _check_references(fig, refs, curves, problems, digits))
+        fns = _reference_functions(fig)
+        refs = _reference_data(fig, fns, xs, digits)
+        worst = max(worst, _check_references(fig, fns, refs, curves, problems, digits))
         extra["references"] = refs
     return {
         "id": fig.id, "title": fig.title, "ref": str(fig.ref), "caption": fig.caption,
