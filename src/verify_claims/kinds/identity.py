@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..backends.instances import instances
 from ..backends.numeric import Evaluator, check_equal, sample_points
-from ..backends.symbolic import PROVED, ProofOutcome, assume, polynomial_zero_at_points, short, zero_by
+from ..backends.symbolic import PROVED, ProofOutcome, assume, polynomial_identically_zero, short, zero_by
 from .base import Kind, exactly_nonzero, point_target, start_point
 
 
@@ -48,14 +48,14 @@ class IdentityKind(Kind):
 def _prove_instances(claim, split, ctx):
     """An identity over a finite parameter that sets a summation bound (P_G at G = 2..64):
     proved value by value, each written-out instance by zero_by or, for a polynomial in one
-    variable, by exact values at degree + 1 points."""
+    variable, by exact polynomial arithmetic with its square roots."""
     rep, facts = assume(claim)
     s, cases = split
     if not cases:
         return ProofOutcome(None, "sympy", {"residual": f"no value of {s} is in the domain"})
     used = {}
     for v, ev, _dom in cases:
-        how = polynomial_zero_at_points(ev)
+        how = polynomial_identically_zero(ev)
         if not how:
             how, residual = zero_by(ev.xreplace(rep), facts, ctx.trace, at=f"lhs - rhs [{s} = {v}]")
             if not how:
