@@ -79,8 +79,22 @@ def instances(e, domain: Domain):
     """(symbol, [(value, expression, domain)]) when `e` has a sum or product whose bounds
     depend on a symbol with a finite discrete domain (at most MAX_INSTANCES values): per
     value, `e` with the symbol replaced and the sums written out, on the domain of the
-    other symbols.  None when there is nothing to split."""
+    other symbols.  None when there is nothing to split.
+
+    Kept on the domain per expression: a claim's goal, its definedness and its identity
+    split the same expression (63 values written out) several times."""
     e = sp.sympify(e)
+    memo = domain.__dict__.get("_instances")
+    if memo is None:
+        memo = {}
+        object.__setattr__(domain, "_instances", memo)
+    if e not in memo:
+        memo[e] = _instances(e, domain)
+    got = memo[e]
+    return None if got is None else (got[0], list(got[1]))
+
+
+def _instances(e, domain: Domain):
     if not e.has(sp.Sum, sp.Product):
         return None
     cands = sorted((s for s in _bound_symbols(e)

@@ -148,14 +148,31 @@ _SIMPLE = [sp.Integer(0), sp.Integer(1), sp.Rational(1, 2), sp.Integer(2), sp.In
            sp.Integer(-2), sp.Integer(10)]
 
 
+class _Exact:
+    """A 50-digit value handed to mpmath.mpf as sympy's Float was (its _mpf_ rounded to the
+    working precision), without building the sympy Float every time."""
+    __slots__ = ("_mpf_",)
+
+    def __init__(self, v):
+        self._mpf_ = sp.Float(v, 50)._mpf_
+
+
+_SIMPLE_EXACT = [_Exact(v) for v in _SIMPLE]
+_INSIDE: dict = {}
+
+
 def _simple_or_sampled(st, rng: random.Random):
     """A simple number of the set (most of the time; the simplest ones, 0 1 1/2 2, half
     of those times), else an ordinary sample."""
     if rng.random() < 0.8:
-        inside = [v for v in _SIMPLE if _simple_in(v, st)]
+        inside = _INSIDE.get(st)
+        if inside is None:
+            if len(_INSIDE) > 4096:
+                _INSIDE.clear()
+            inside = _INSIDE[st] = [e for v, e in zip(_SIMPLE, _SIMPLE_EXACT) if _simple_in(v, st)]
         if inside:
             pool = inside[:2] if rng.random() < 0.5 else inside
-            return mpmath.mpf(sp.Float(rng.choice(pool), 50))
+            return mpmath.mpf(rng.choice(pool))
     return _sample_set(st, rng, False)
 
 
