@@ -638,17 +638,24 @@ def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:
     (ExitCode.REPORT), so a report problem never hides a failed claim."""
     notes = {"claims.json": ""}
     failed = []
+    view = None
+    try:
+        from .report.view import prepare
+
+        view = prepare(report)  # once for report.html, report.tex and findings.tex
+    except Exception:  # noqa: BLE001 - each renderer prepares its own and names the failure
+        view = None
     if not args.no_html:
         from .report.html import write_html
 
         try:
-            write_html(report, staging, figures_note=fig_note, cache=store)
+            write_html(report, staging, figures_note=fig_note, cache=store, view=view)
             url = (Path(args.report_dir).resolve() / "report.html").as_uri()
             notes["report.html"] = f" (open {url} in a browser; works offline)"
         except Exception as exc:  # noqa: BLE001 - reported, the verdict stands
             failed.append(("report.html", _render_failure(exc)))
     if not args.no_latex:
-        failed += _write_latex_reports(report, args, fig_note, store, staging, notes)
+        failed += _write_latex_reports(report, args, fig_note, store, staging, notes, view)
     for name, why in failed:
         print(f"verify-claims: error: {name} could not be rendered: {why}", file=sys.stderr)
     if failed and code == EXIT_OK:
@@ -656,12 +663,12 @@ def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:
     return code, notes, failed
 
 
-def _write_latex_reports(report, args, fig_note, store, staging, notes) -> list:
+def _write_latex_reports(report, args, fig_note, store, staging, notes, view=None) -> list:
     from .report.tex import LatexError, build_pdf, pdflatex, write_findings_latex, write_latex
 
     texs = {}
-    for name, write in (("report", lambda: write_latex(report, staging, figures_note=fig_note, cache=store)),
-                        ("findings", lambda: write_findings_latex(report, staging))):
+    for name, write in (("report", lambda: write_latex(report, staging, figures_note=fig_note, cache=store, view=view)),
+                        ("findings", lambda: write_findings_latex(report, staging, view=view))):
         try:
             texs[name] = write()
             notes[f"{name}.tex"] = ""

@@ -10,6 +10,7 @@ and no system program.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from .artifacts import cached
 from .figures import figure_svg
 from .graph import graph_inputs, neighbourhoods_json, section_graphs_html
 from ..atomic import write_text_atomic
-from .view import display_latex, prepare, rich_text, safe_math, wrap_math
+from .view import display_latex, for_render, rich_text, safe_math, wrap_math
 
 __all__ = ["render_html", "write_html", "write_text_atomic", "MATHJAX_DIR", "TEMPLATES"]
 
@@ -30,7 +31,9 @@ MATHJAX_DIR = _HERE / "static" / "mathjax"
 MATHJAX_REL = "mathjax/tex-svg.js"
 
 
-def _env() -> jinja2.Environment:
+@functools.cache
+def _environment() -> jinja2.Environment:
+    """One environment per process: it keeps its compiled templates."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     env.filters["display"] = display_latex  # returns a plain str: still autoescaped
@@ -58,10 +61,12 @@ def _figure_views(view: dict, cache=None) -> None:
         f.setdefault("max_abs_diff", float("nan"))
 
 
-def render_html(report: dict, *, mathjax_src: str = MATHJAX_REL, figures_note: str = "", cache=None) -> str:
+def render_html(report: dict, *, mathjax_src: str = MATHJAX_REL, figures_note: str = "", cache=None,
+                view: dict | None = None) -> str:
     """The report as one HTML string (deterministic for the same data).  `cache`: the
-    proof store, which keeps the drawn figures and graph by their input."""
-    view = prepare(report)
+    proof store, which keeps the drawn figures and graph by their input.  `view`: the
+    report's prepared view (report.view.prepare), when the caller has it already."""
+    view = for_render(view, report)
     _figure_views(view, cache)
     graphs = json.loads(cached(cache, "graph sections html", graph_inputs(view["claims"]), lambda: json.dumps(
         {"sections": section_graphs_html(view["claims"]), "nb": neighbourhoods_json(view["claims"])}).encode()))
@@ -69,7 +74,7 @@ def render_html(report: dict, *, mathjax_src: str = MATHJAX_REL, figures_note: s
     view["graph_json"] = graphs["nb"]  # every claim's neighbourhood, laid out (escaped for <script>)
     view["mathjax_src"] = mathjax_src
     view["figures_note"] = figures_note
-    return _env().get_template("report.html.j2").render(**view)
+    return _environment().get_template("report.html.j2").render(**view)
 
 
 def _copy_atomic(src: Path, dst: Path) -> None:
@@ -78,7 +83,7 @@ def _copy_atomic(src: Path, dst: Path) -> None:
     write_text_atomic(src.read_bytes(), dst, mode="wb")
 
 
-def write_html(report: dict, report_dir, *, figures_note: str = "", cache=None) -> Path:
+def write_html(report: dict, report_dir, *, figures_note: str = "", cache=None, view: dict | None = None) -> Path:
     """Write report_dir/report.html and the MathJax file it loads (report_dir/mathjax/)."""
     report_dir = Path(report_dir)
     mj = report_dir / "mathjax"
@@ -86,4 +91,4 @@ def write_html(report: dict, report_dir, *, figures_note: str = "", cache=None) 
     for name in ("tex-svg.js", "LICENSE", "ui/safe.js", "input/tex/extensions/html.js"):
         (mj / name).parent.mkdir(parents=True, exist_ok=True)
         _copy_atomic(MATHJAX_DIR / name, mj / name)
-    return write_text_atomic(render_html(report, figures_note=figures_note, cache=cache), report_dir / "report.html")
+    return write_text_atomic(render_html(report, figures_note=figures_note, cache=cache, view=view), report_dir / "report.html")

@@ -14,6 +14,7 @@ a LaTeX error raises :class:`LatexError` carrying the log excerpt.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import os
 import re
@@ -30,7 +31,7 @@ from .artifacts import cached
 from .figures import figure_pdf
 from .graph import STATUS_COLOURS, graph_inputs, section_graphs_pdf
 from .html import TEMPLATES
-from .view import display_latex, prepare, rich_text, safe_math, wrap_math
+from .view import display_latex, for_render, rich_text, safe_math, wrap_math
 
 __all__ = ["LatexError", "TeX", "build_pdf", "latex_escape", "pdflatex", "render_latex", "write_latex",
            "write_findings_latex"]
@@ -70,11 +71,17 @@ _TEXT_CHARS = {"–": "--", "—": "---", "‘": "`", "’": "'", "“": "``", "
 _LONG_TOKEN = re.compile(r"\S{28,}")
 
 
+# printable ASCII without a LaTeX special and without "--": already LaTeX text as it is
+_PLAIN_TEXT = re.compile(r'(?:[ !\'-,.-;=?-\[\]`a-z]|-(?!-))*')
+
+
 def latex_escape(value) -> str:
     """Plain text -> LaTeX text: specials escaped, Greek and math symbols in math mode,
     characters pdflatex cannot typeset written as U+XXXX (never an error)."""
-    out = []
     text = str(value)
+    if _PLAIN_TEXT.fullmatch(text):
+        return text  # most of a report (ids, numbers, words): nothing to replace
+    out = []
     for i, ch in enumerate(text):
         if ch == "-" and text[i + 1:i + 2] == "-":  # --timeout, not an en dash (TeX's -- ligature)
             out.append("-{}")
@@ -162,7 +169,9 @@ def _finalize(v):
     return latex_escape(v)
 
 
-def _env() -> jinja2.Environment:
+@functools.cache
+def _environment() -> jinja2.Environment:
+    """One environment per process: it keeps its compiled templates."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=False, finalize=_finalize,
         block_start_string="((*", block_end_string="*))", variable_start_string="(((",
@@ -183,11 +192,12 @@ def _colour_name(status: str) -> str:
 
 
 def render_latex(report: dict, *, figure_files: dict | None = None, graph_sections: list | None = None,
-                 figures_note: str = "", findings_only: bool = False) -> str:
+                 figures_note: str = "", findings_only: bool = False, view: dict | None = None) -> str:
     """The report as a LaTeX document.  figure_files: figure id -> PDF path relative to
     the .tex file (figures without a file are described, not drawn).  findings_only: only
-    what the verifier found in the paper (the short document for a referee report)."""
-    view = prepare(report)
+    what the verifier found in the paper (the short document for a referee report).  `view`:
+    the report's prepared view (report.view.prepare), when the caller has it already."""
+    view = for_render(view, report)
     for f in view["figures"]:
         f["file"] = (figure_files or {}).get(f["id"], "")
         f["npoints"] = sum(len(c.get("points", [])) for c in f.get("curves", []))
@@ -197,14 +207,14 @@ def render_latex(report: dict, *, figure_files: dict | None = None, graph_sectio
     view.update(graph_sections=graph_sections or [], figures_note=figures_note, colour_defs=colours,
                 cname=_colour_name, findings_only=findings_only, expanded_limit=EXPANDED_LIMIT,
                 long_math=LONG_MATH_CHARS)
-    return _env().get_template("report.tex.j2").render(**view)
+    return _environment().get_template("report.tex.j2").render(**view)
 
 
 def pdflatex() -> str | None:
     return shutil.which("pdflatex")
 
 
-def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None) -> Path:
+def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None, view: dict | None = None) -> Path:
     """Write report_dir/report.tex and the figure PDFs it includes (report_dir/figures/).
     `cache`: the proof store, which keeps drawn figures by their input."""
     report_dir = Path(report_dir)
@@ -225,13 +235,13 @@ def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None)
         for g in sections:
             for page in g["pages"]:
                 write_text_atomic(base64.b64decode(page.pop("pdf")), report_dir / page["file"], mode="wb")
-    text = render_latex(report, figure_files=files, graph_sections=sections, figures_note=figures_note)
+    text = render_latex(report, figure_files=files, graph_sections=sections, figures_note=figures_note, view=view)
     return write_text_atomic(text, report_dir / "report.tex")
 
 
-def write_findings_latex(report: dict, report_dir) -> Path:
+def write_findings_latex(report: dict, report_dir, *, view: dict | None = None) -> Path:
     """Write report_dir/findings.tex: the findings about the paper alone (no figures)."""
-    return write_text_atomic(render_latex(report, findings_only=True), Path(report_dir) / "findings.tex")
+    return write_text_atomic(render_latex(report, findings_only=True, view=view), Path(report_dir) / "findings.tex")
 
 
 def _pdf_bytes(draw) -> bytes:

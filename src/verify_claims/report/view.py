@@ -289,6 +289,15 @@ ORIGIN_TEXT = {"store": "from the proof store (unchanged since they were establi
                "judged": "judged from the claims they use (summaries)"}
 
 
+def for_render(view: dict | None, report: dict) -> dict:
+    """A renderer's own copy of the view (prepared once per run and shared by report.html,
+    report.tex and findings.tex): the renderers set keys of the view and of its figures,
+    which are copied; everything else is shared and only read."""
+    if view is None:
+        return prepare(report)
+    return {**view, "figures": [dict(f) for f in view["figures"]]}
+
+
 def prepare(report: dict) -> dict:
     """The view model both reports render."""
     from .. import __version__
