@@ -519,8 +519,9 @@ CLAIMS.append(Inequality(
          "(y - x)^T H (y - x) at x + t (y - x), H the Hessian of sum_o pi(o) log pi(o), positive definite "
          "(nlhf-payoff-strictly-concave-in-policy-*-3 are -beta H).  With nlhf-fixed-point-residual-monotone-3: "
          "two distinct fixed points would make it 0.  Interior policies: every fixed point is interior (pi_ref > 0 "
-         "and the exponential factor is positive).  Only spot-checked: the sum vanishes to second order along "
-         "x = y, which the where relation excludes but which no box search or tangent bound separates from 0.",
+         "and the exponential factor is positive).  The sum vanishes to second order along x = y, which the where "
+         "relation excludes but which no box search or tangent bound separates from 0: it is certified by that "
+         "pairing (each term (A - B)(log A - log B) >= 0, zero only where A = B, and sum (A - B)^2 > 0 by z3).",
 ))
 CLAIMS.append(Summary(
     id="nlhf-unique-nash-equilibrium",

@@ -115,8 +115,8 @@ def test_nlhf_zero_sum_literal_is_refuted():
     ("nlhf-payoff-strictly-convex-in-opponent-leading-minor-3", "certified"),
     ("nlhf-payoff-strictly-convex-in-opponent-determinant-3", "certified"),
     ("nlhf-fixed-point-residual-monotone-3", "proved"),
-    # touches 0 along x = y: no method of the engine separates it from 0 yet (certified would be welcome)
-    ("nlhf-fixed-points-coincide-3", ("checked", "certified")),
+    # touches 0 along x = y: certified by pairing the logs, (A - B)(log A - log B) >= 0
+    ("nlhf-fixed-points-coincide-3", "certified"),
 ])
 def test_nlhf_uniqueness_claims_status(cid, want):
     res = verify(_claim(s11, cid), SETTINGS)
@@ -158,8 +158,8 @@ def test_nlhf_uniqueness_summary_rests_on_established_claims():
     results = {u: verify(_claim(s11, u), SETTINGS) for u in s.uses}
     assert all(r.status in ("proved", "certified", "checked") for r in results.values()), \
         {u: r.status for u, r in results.items()}
-    # the symmetrised KL's positivity is only spot-checked, so the summary is at most checked
-    assert verify_summary(s, results).status == "checked"
+    # every step proved or certified (the symmetrised KL's positivity by pairing its logs)
+    assert verify_summary(s, results).status == "certified"
 
 
 def test_nlhf_uncheckable_cites_its_source():

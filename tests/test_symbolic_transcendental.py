@@ -206,3 +206,72 @@ def test_logs_under_an_integral_are_not_split_by_the_domains_facts():
     e = sp.Integral(sp.log((2 - x) ** 2), (x, 0, 3)) - sp.Integral(2 * sp.log(2 - x), (x, 0, 3))
     facts = Facts(positive=(2 - x,))
     assert zero_by(e, facts)[0] is None
+
+
+# ------------------------------------------------------------------ monotone pairing
+# KL(x || y) + KL(y || x) = sum_o (x(o) - y(o))(log x(o) - log y(o)) > 0 for x != y
+# (nlhf-fixed-points-coincide-3): each term >= 0 because log increases; strict where some
+# x(o) != y(o).  Wrong variants must not be certified and must be refuted by the numbers.
+_X1, _X2, _Y1, _Y2 = sp.symbols("x1 x2 y1 y2")
+_OPEN = Interval.open(0, 1)
+_SIMPLEX = (_X1 + _X2 < 1, _Y1 + _Y2 < 1)
+_DISTINCT = ((_X1 - _Y1) ** 2 + (_X2 - _Y2) ** 2 > 0,)
+
+
+def _kl(p, q):
+    return sum(pi * log(pi / qi) for pi, qi in zip(p, q))
+
+
+_XV = (_X1, _X2, 1 - _X1 - _X2)
+_YV = (_Y1, _Y2, 1 - _Y1 - _Y2)
+JEFFREYS = _kl(_XV, _YV) + _kl(_YV, _XV)
+
+
+def _pairing(expr, want, where):
+    S._SEARCHED.clear()
+    dom = Domain({s_: _OPEN for s_ in (_X1, _X2, _Y1, _Y2)}, where)
+    rep = dom.assumption_symbols()
+    facts = Facts.from_relations(S.with_ends(dom), rep)
+    return S._monotone_pairing(sp.sympify(expr).xreplace(rep), want, facts, rep, dom, 2.0)
+
+
+def test_symmetrised_kl_is_positive_for_distinct_policies():
+    got = _pairing(JEFFREYS, "positive", _SIMPLEX + _DISTINCT)
+    assert got and "3 terms" in got and "z3" in got
+    dom = Domain({s_: _OPEN for s_ in (_X1, _X2, _Y1, _Y2)}, _SIMPLEX + _DISTINCT)
+    assert decide_sign_goal(Goal(JEFFREYS, "positive", dom, "jeffreys"), 5.0)
+
+
+def test_symmetrised_kl_is_only_nonnegative_where_the_policies_may_coincide():
+    assert _pairing(JEFFREYS, "nonnegative", _SIMPLEX)
+    assert _pairing(JEFFREYS, "positive", _SIMPLEX) is None   # x = y is in the domain: 0 there
+
+
+def test_wrong_pairings_are_not_certified():
+    assert _pairing(-JEFFREYS, "positive", _SIMPLEX + _DISTINCT) is None            # sign flipped
+    assert _pairing(_kl(_XV, _YV) - _kl(_YV, _XV), "positive", _SIMPLEX + _DISTINCT) is None  # not symmetric
+    assert _pairing(JEFFREYS - _X1 * log(_X1 / _Y1), "nonnegative", _SIMPLEX) is None  # a term missing
+    # a coefficient that is not (A - B) times a non-negative factor: (x1 - 2 y1)(log x1 - log y1)
+    assert _pairing((_X1 - 2 * _Y1) * (log(_X1) - log(_Y1)), "nonnegative", ()) is None
+    # a base that may be negative: the product rule, and the log itself, fail there
+    dom = Domain({a: Interval(-1, 1), b: Interval(-1, 1)}, ())
+    rep = dom.assumption_symbols()
+    e = ((a - b) * (log(a) - log(b))).xreplace(rep)
+    assert S._monotone_pairing(e, "nonnegative", Facts.from_relations(S.with_ends(dom), rep), rep, dom, 2.0) is None
+
+
+def test_wrong_pairings_are_refuted_with_a_counterexample():
+    from verify_claims import Inequality, Ref
+    from verify_claims.engine.verify import verify
+    from verify_claims.run.settings import Settings
+
+    dom = {s_: _OPEN for s_ in (_X1, _X2, _Y1, _Y2)}
+    for i, lhs in enumerate((-JEFFREYS, _kl(_XV, _YV) - _kl(_YV, _XV))):
+        c = Inequality(id=f"wrong-jeffreys-{i}", title="t", ref=Ref("1.1"), lhs=lhs, op=">", rhs=0,
+                       domain=dom, where=_SIMPLEX + _DISTINCT)
+        res = verify(c, Settings(seed=0, samples=40))
+        assert res.status == "refuted" and res.counterexample
+    right = Inequality(id="jeffreys", title="t", ref=Ref("1.1"), lhs=JEFFREYS, op=">", rhs=0, domain=dom,
+                       where=_SIMPLEX + _DISTINCT)
+    res = verify(right, Settings(seed=0, samples=40))
+    assert res.status == "certified" and "log is strictly increasing" in res.evidence["certificate"]["detail"]

@@ -1066,8 +1066,8 @@ def with_ends(domain) -> list:
 
 # tried in this order; certificates record a route by its name
 _ZERO_ROUTES = ("zero", "zero with the ends", "zero, roots as symbols")
-_SIGN_ROUTES = ("sign", "sign with the ends", "exp and roots as symbols", "affine ends", "log bounds",
-                "monotone differences")
+_SIGN_ROUTES = ("sign", "sign with the ends", "exp and roots as symbols", "affine ends", "monotone pairing",
+                "log bounds", "monotone differences")
 
 
 def decide_sign_goal(goal, seconds: float, trace=None):
@@ -1166,7 +1166,87 @@ def _route(route, goal, e, rep, facts, facts_ends, seconds, trace):
                           SIGN_FORM_SECONDS if not replay else REPLAY_SECONDS):
                 return "sympy sign analysis: f(A) - f(B) has the sign of A - B for a monotone f"
         return None
+    if route == "monotone pairing":
+        if e.has(sp.log) and goal.want in ("positive", "nonnegative"):
+            return _monotone_pairing(e, goal.want, facts_ends or facts, rep, goal.domain, seconds)
+        return None
     raise ValueError(f"unknown symbolic route {route!r}")
+
+
+def _split_logs(e):
+    """(e with every log(prod f_i^k_i) written sum k_i log(f_i), the bases f_i), or None.
+    The product rule holds only where every base is positive: the caller proves that."""
+    reps, bases = {}, set()
+    for lg in e.atoms(sp.log):
+        terms = []
+        for f in sp.Mul.make_args(sp.together(lg.args[0])):
+            base, k = f.as_base_exp()
+            if not (k.is_number and k.is_real is True):
+                return None
+            bases.add(base)
+            terms.append(k * sp.log(base))
+        reps[lg] = sp.Add(*terms)
+    return e.xreplace(reps), bases
+
+
+def _monotone_pairing(e, want, facts, rep, domain, seconds):
+    """e = sum_k c_k (A_k - B_k)(log A_k - log B_k) with c_k >= 0 (> 0 for a strict goal) and
+    A_k, B_k > 0: log is strictly increasing, so every term is >= 0 and vanishes only where
+    A_k = B_k.  Hence e >= 0; and e > 0 wherever sum_k (A_k - B_k)^2 > 0, which is then
+    asked of z3 or sympy's sign analysis over the domain (KL(x || y) + KL(y || x) > 0 for
+    x != y is this with c_k = 1).  The logs of e are split by the product rule first, every
+    base proven positive; nothing but the paired logs may remain.  The pairing is found
+    before any sign is proven, so an expression without this form is declined cheaply."""
+    got = _split_logs(e)
+    if got is None:
+        return None
+    split, bases = got
+    logs = list(sp.ordered({lg for lg in split.atoms(sp.log) if not lg.args[0].is_Number}))
+    if len(logs) < 2:
+        return None
+    dummies = {lg: sp.Dummy() for lg in logs}
+    poly = sp.expand(split.xreplace(dummies))
+    coeffs = {}
+    for lg, d in dummies.items():
+        c = poly.coeff(d)
+        if c.has(*dummies.values()):
+            return None  # not linear in the logs
+        coeffs[lg] = c
+    rest = sp.expand(poly - sum(c * dummies[lg] for lg, c in coeffs.items()))
+    if rest != 0:
+        return None
+    left = [lg for lg in logs if coeffs[lg] != 0]
+    pairs = []
+    while left:
+        a = left.pop(0)
+        for b in left:
+            if sp.expand(coeffs[a] + coeffs[b]) == 0:
+                left.remove(b)
+                pairs.append((a.args[0], b.args[0], sp.cancel(coeffs[a] / (a.args[0] - b.args[0]))))
+                break
+        else:
+            return None
+    strict = want == "positive"
+    need = "positive" if strict else "nonnegative"
+    for A, B, k in pairs:
+        if k.has(sp.log) or not (k.is_number and (k.is_positive if strict else k.is_nonnegative)
+                                  or prove_sign(k, need, facts)):
+            return None
+    if not all(b.is_positive is True or facts.is_positive(b) for b in sp.ordered(bases)):
+        return None  # the product rule (and every log of e) needs every base > 0
+    if not strict:
+        return (f"sum of {len(pairs)} terms c (A - B)(log A - log B), c >= 0, A, B > 0: each >= 0 "
+                "(log is increasing)")
+    total = sp.Add(*[(A - B) ** 2 for A, B, _ in pairs])
+    inv = {v: k for k, v in rep.items()}
+    if smt.check_goal(total.xreplace(inv), "positive", domain, max(0.5, seconds / 2)).verdict == "unsat":
+        how = "z3 (unsat)"
+    elif prove_sign(total, "positive", facts):
+        how = "sympy"
+    else:
+        return None
+    return (f"sum of {len(pairs)} terms c (A - B)(log A - log B), c > 0, A, B > 0: each >= 0 and 0 only "
+            f"where A = B (log is strictly increasing), and sum (A - B)^2 > 0 on the domain by {how}")
 
 
 def _monotone_decides(e, want, facts: Facts) -> bool:
