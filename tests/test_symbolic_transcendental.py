@@ -275,3 +275,54 @@ def test_wrong_pairings_are_refuted_with_a_counterexample():
                        where=_SIMPLEX + _DISTINCT)
     res = verify(right, Settings(seed=0, samples=40))
     assert res.status == "certified" and "log is strictly increasing" in res.evidence["certificate"]["detail"]
+
+
+# ------------------------------------------------------------------ identities with the intervals' ends
+# log((x - 1)/(r - 1)) = log(1 - x) - log(1 - r) needs x < 1 and r < 1: facts the Identity
+# kind's second try takes from the intervals (b2-large-g-derivative and its kin)
+_x, _r = sp.Symbol("x"), sp.Symbol("r")
+
+
+def _identity(lhs, rhs, xset):
+    from verify_claims import Identity, Ref
+    from verify_claims.engine.verify import verify
+    from verify_claims.run.settings import Settings
+
+    c = Identity(id="logit-split", title="t", ref=Ref("3"), lhs=lhs, rhs=rhs,
+                 domain={_x: xset, _r: Interval.open(0, 1)})
+    return verify(c, Settings(seed=0, samples=40))
+
+
+def test_log_of_a_quotient_of_negatives_splits_with_the_ends():
+    res = _identity(log((_x - 1) / (_r - 1)), log(1 - _x) - log(1 - _r), Interval.open(0, 1))
+    assert res.status == "proved" and "intervals' ends" in res.method
+
+
+def test_log_split_with_the_ends_wrong_variants():
+    # a sign flipped: refuted with a counterexample, never proved
+    res = _identity(log((_x - 1) / (_r - 1)), log(1 - _x) + log(1 - _r), Interval.open(0, 1))
+    assert res.status == "refuted" and res.counterexample
+    # the wrong domain: for x in (1, 2) the left side is log of a negative number (not real),
+    # and nothing may be split on the ends of (0, 2)
+    res = _identity(log((_x - 1) / (_r - 1)), log(1 - _x) - log(1 - _r), Interval.open(0, 2))
+    assert res.status != "proved" and res.status == "refuted"
+
+
+def test_chain_multiplier_nonzero_from_the_ends_and_not_beyond():
+    # Eq((x - c)(2 - x), 0) <=> Eq(x, c): multiplied by 1/(2 - x), non-zero on (0, 1) only
+    # knowing x < 1 (an interval end); on (0, 3) it has a pole at x = 2, where the first
+    # equation holds and the second does not
+    from verify_claims import Chain, Ref, Step
+    from verify_claims.engine.verify import verify
+    from verify_claims.run.settings import Settings
+
+    c_ = sp.Symbol("c")
+    steps = [sp.Eq((_x - c_) * (2 - _x), 0), Step(sp.Eq(_x, c_), relation="equivalent", multiply_by=1 / (2 - _x))]
+    ok = Chain(id="mult-ends", title="t", ref=Ref("2"), steps=steps,
+               domain={_x: Interval.open(0, 1), c_: Interval.open(0, 1)})
+    res = verify(ok, Settings(seed=0, samples=40))
+    assert res.status == "certified", (res.status, res.evidence["symbolic"])
+    wide = Chain(id="mult-wide", title="t", ref=Ref("2"), steps=steps,
+                 domain={_x: Interval.open(0, 3), c_: Interval.open(0, 1)})
+    res = verify(wide, Settings(seed=0, samples=40))
+    assert res.status == "refuted" and res.counterexample

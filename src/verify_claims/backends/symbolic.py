@@ -1023,6 +1023,27 @@ def _prove_sign(expr, want, facts, forms, replay):
     return None
 
 
+def facts_with_ends(domain, rep):
+    """Facts from the domain's relations and its intervals' finite ends (pi - 1 < 0 for pi
+    in (0, 1)), or None when the ends add nothing.  A second try only: the sign of a
+    factor like pi - 1 is what splits log((pi - 1)/(r - 1)), but more slacks slow every
+    other sign analysis."""
+    ends = with_ends(domain)
+    return Facts.from_relations(ends, rep) if len(ends) > len(domain.where) else None
+
+
+def zero_with_ends(e, domain, rep, trace=None, at: str = "zero, with the ends"):
+    """The exp/log normal form's zero test once more, with the intervals' ends as facts
+    (facts_with_ends): the name of the strategy that proved e = 0, or None."""
+    if not _transcendental(e):
+        return None
+    ends = facts_with_ends(domain, rep)
+    if ends is None:
+        return None
+    how = zero_by(e, ends, trace, at=at, strategies=_EXP_LOG_NAMES)[0]
+    return f"{how}; with the intervals' ends" if how else None
+
+
 def assume(claim, extra: Domain | None = None):
     """Symbols with assumptions, and the facts implied by the `where` relations."""
     rep = claim.domain.assumption_symbols()

@@ -16,7 +16,8 @@ from ..backends.evaluate import real_value
 from ..backends.numeric import (SCREEN_MARGIN, Evaluator, NumericOutcome, Undefined, check_equal, fmt,
                                 point_repr, residual_of, sample_points, tol, undefined_cx)
 from ..backends.sampling import contains, in_interval
-from ..backends.symbolic import CERTIFIED, PROVED, ProofOutcome, assume, prove_sign, short, weakest, zero_by
+from ..backends.symbolic import (CERTIFIED, PROVED, ProofOutcome, assume, facts_with_ends, prove_sign, short, weakest,
+                                 zero_by, zero_with_ends)
 from ..model.domain import Domain
 from .base import Kind, exactly_nonzero, point_target, start_point
 
@@ -128,26 +129,35 @@ class ChainKind(Kind):
 
     def prove(self, claim, ctx):
         rep, facts = assume(claim)
+        ends = facts_with_ends(claim.domain, rep)
+
+        def sign(e, want, at):
+            # with the intervals' ends as a second try: pi (1 - pi) is non-zero only knowing pi < 1
+            return prove_sign(e, want, facts, ctx.trace, at=at) or ends is not None and prove_sign(
+                e, want, ends, ctx.trace, at=at + ", with the ends")
+
         statuses, evidence = [], []
         for i in range(1, len(claim.steps)):
             prev, cur = claim.steps[i - 1], claim.steps[i]
             p, c = residual_of(prev.expr).xreplace(rep), residual_of(cur.expr).xreplace(rep)
             if cur.relation == "equals":
                 how, res = zero_by(c - p, facts, ctx.trace, at=f"step {i + 1}")
+                how = how or zero_with_ends(c - p, claim.domain, rep, ctx.trace, at=f"step {i + 1}, with the ends")
                 ok = PROVED if how else None
                 note = {"step": i + 1, "strategy": how, "residual": "0" if how else short(res)}
             else:
                 m = cur.multiply_by
                 m = sp.cancel(c / p) if m is None else sp.sympify(m).xreplace(rep)
                 how, res = zero_by(c - m * p, facts, ctx.trace, at=f"step {i + 1}")
+                how = how or zero_with_ends(c - m * p, claim.domain, rep, ctx.trace,
+                                            at=f"step {i + 1}, with the ends")
                 ok = PROVED if how else None
                 # residual = m * previous shows "previous = 0 => this = 0" only where m is
                 # finite: a denominator vanishing on the previous equation's solutions
                 # (m = (x**2 + 1)/(x - 1) for x = 1) would make any step "follow"
                 den = sp.denom(sp.together(m))
-                if ok and den.free_symbols and not (prove_sign(den, "positive", facts, ctx.trace, at=f"step {i + 1} poles")
-                                                    or prove_sign(den, "negative", facts, ctx.trace,
-                                                                  at=f"step {i + 1} poles")):
+                if ok and den.free_symbols and not (sign(den, "positive", f"step {i + 1} poles")
+                                                    or sign(den, "negative", f"step {i + 1} poles")):
                     ok = None
                     how = None
                     note_den = f"the multiplier's denominator {short(den)} is not shown non-zero"
@@ -158,7 +168,7 @@ class ChainKind(Kind):
                 if note_den:
                     note["multiplier_poles"] = note_den
                 if ok and cur.relation == "equivalent":
-                    nz = prove_sign(m, "nonzero", facts, ctx.trace, at=f"step {i + 1} multiplier")
+                    nz = sign(m, "nonzero", f"step {i + 1} multiplier")
                     note["multiplier_nonzero"] = bool(nz)
                     # the multiplier's sign is an inequality over the domain: certified level
                     ok = CERTIFIED if nz and m.free_symbols else (PROVED if nz else None)

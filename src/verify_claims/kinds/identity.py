@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ..backends.instances import instances
 from ..backends.numeric import Evaluator, check_equal, sample_points
-from ..backends.symbolic import PROVED, ProofOutcome, assume, polynomial_identically_zero, short, zero_by
+from ..backends.symbolic import (PROVED, ProofOutcome, assume, polynomial_identically_zero, short, zero_by,
+                                 zero_with_ends)
 from .base import Kind, exactly_nonzero, point_target, start_point
 
 
@@ -38,8 +39,11 @@ class IdentityKind(Kind):
         if split is not None:
             return _prove_instances(claim, split, ctx)
         rep, facts = assume(claim)
-        how, residual = zero_by(claim.lhs.xreplace(rep) - claim.rhs.xreplace(rep), facts, ctx.trace,
-                                at="lhs - rhs")
+        e = claim.lhs.xreplace(rep) - claim.rhs.xreplace(rep)
+        how, residual = zero_by(e, facts, ctx.trace, at="lhs - rhs")
+        if not how:
+            # log((x - 1)/(r - 1)) splits only where the signs of x - 1 and r - 1 are known
+            how = zero_with_ends(e, claim.domain, rep, ctx.trace, at="lhs - rhs, with the ends")
         if how:
             return ProofOutcome(PROVED, f"sympy ({how})", {"residual": "0", "strategy": how})
         return ProofOutcome(None, "sympy", {"residual": short(residual)})

@@ -8,7 +8,7 @@ import mpmath
 
 from ..backends.numeric import (SCREEN_EQUAL, Evaluator, NumericOutcome, Undefined, fmt, point_repr,
                                 sample_points, tol, undefined_cx)
-from ..backends.symbolic import PROVED, ProofOutcome, assume, short, zero_by
+from ..backends.symbolic import PROVED, ProofOutcome, assume, short, zero_by, zero_with_ends
 from ..model.claims import substitute
 from ..backends.shrink import exact_sign
 from .base import Kind, derived, objective_gradient, point_target, start_point
@@ -90,6 +90,8 @@ class StationaryKind(Kind):
         for i, r in enumerate(residuals_at(claim)):
             how, res = zero_by(r.xreplace(rep), facts, ctx.trace,
                                at=f"residual[{i}]")
+            how = how or zero_with_ends(r.xreplace(rep), claim.domain, rep, ctx.trace,
+                                        at=f"residual[{i}], with the ends")
             if not how:
                 return ProofOutcome(None, "sympy", {"residual": short(res)})
             out.append(how)
