@@ -723,3 +723,19 @@ def test_infinite_series_is_evaluated_not_called_undefined():
     assert verify(good, s).status in ("proved", "checked")
     r = verify(bad, s)
     assert r.status == "refuted" and r.counterexample["type"] == "values differ"
+
+
+def test_chain_is_not_refuted_by_a_residual_that_only_tends_to_zero_at_an_excluded_end():
+    # x (1 - x)(x - c) = 0  <=>  x = c on the open (0, 1): the first residual tends to 0 as
+    # x -> 1, where root finding lands at x = 1 - 1e-40 (residual 1e-40, "holds to 20
+    # digits") although no root is there; on (0, 2) the root x = 1 is real and refutes
+    x_, c_ = sp.Symbol("x"), sp.Symbol("c")
+    steps = [sp.Eq(x_ ** 2 * (1 - x_), c_ * x_ * (1 - x_)),
+             Step(sp.Eq(x_, c_), relation="equivalent", multiply_by=1 / (x_ * (1 - x_)))]
+    ok = Chain(id="boundary-pseudo-root", title="t", ref="2", steps=steps,
+               domain={x_: sp.Interval.open(0, 1), c_: sp.Interval.open(0, 1)})
+    assert verify(ok, Settings(seed=0, samples=40)).status == "certified"
+    wide = Chain(id="interior-root", title="t", ref="2", steps=steps,
+                 domain={x_: sp.Interval.open(0, 2), c_: sp.Interval.open(0, 1)})
+    res = verify(wide, Settings(seed=0, samples=40))
+    assert res.status == "refuted" and abs(float(res.counterexample["point"]["x"]) - 1) < 1e-9

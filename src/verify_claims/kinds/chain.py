@@ -234,9 +234,9 @@ def _step_evaluator(claim, i, settings, screen):
                      settings.precision, screen=screen, domain=claim.domain)
 
 
-def _solve_in(ev, given, pt, s_):
+def _solve_in(ev, given, pt, s_, dps=None):
     """A solution in s_ of equation `given` found by root finding from pt, or None."""
-    dps = ev.precision + 10
+    dps = dps or ev.precision + 10
 
     def g(t):
         q = dict(pt)
@@ -262,6 +262,14 @@ def _follows_cx(ev, domain, given, then, pt, s_, root):
     q[s_] = root
     if not in_interval(root, domain.sets[s_]) or not contains(domain, q, ev.precision):
         return None
+    # a root of the domain, not a residual that only tends to 0 towards an excluded end
+    # (x (1 - x)(x - c) at x = 1 - 1e-40): found again from it with twice the digits, a
+    # true root stays where it is, such a point runs off towards the end
+    again = _solve_in(ev, given, q, s_, 2 * ev.high)
+    if again is None or not in_interval(again, domain.sets[s_]) or \
+            abs(again - root) > mpmath.mpf(10) ** (-ev.precision // 2) * max(1, abs(root)):
+        return None
+    q[s_] = again
     try:
         gv = ev.at(given, q, ev.high)
         tv = ev.at(then, q, ev.high)
