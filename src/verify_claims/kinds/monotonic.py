@@ -178,6 +178,7 @@ class MonotonicKind(Kind):
         interval for every parameter value (Phi' = beta h at a zero of h), that end is an exact
         zero curve of order 1 for the box methods: the derivative is the integral of the
         second derivative from the end, whose sign then decides the boxes next to it."""
+        from ..backends.ball import _vanishes_numerically
         from ..backends.interval import Curve
         from ..backends.symbolic import Facts, with_ends, zero_by
         x = claim.var
@@ -199,7 +200,9 @@ class MonotonicKind(Kind):
                     at_end = der.xreplace(rep).xreplace({rep.get(x, x): end})
                 except Exception:  # noqa: BLE001 - no value there: no curve
                     continue
-                if at_end.has(sp.nan, sp.zoo) or zero_by(at_end, facts)[0] is None:
+                # a numeric filter first (the exact zero test of a non-zero expression is slow)
+                if at_end.has(sp.nan, sp.zoo) or not _vanishes_numerically((at_end,), claim.domain, rep) \
+                        or zero_by(at_end, facts)[0] is None:
                     continue
                 curve = Curve(x, end, order=1, side=side)
                 break
