@@ -31,7 +31,13 @@ conditional goals decidable (``decide``), each an equivalence or a sufficient co
   double root is shown to be the only one;
 - *the logistic coordinate*: for x on (0, 1), the touching search again in u with
   x = 1/(1 + exp(-u)), where logit x = u and sqrt(x (1 - x)) = 1/(2 cosh(u/2)), so a curve
-  running into a corner (x* -> 1 as beta -> oo) runs to infinity along u instead.
+  running into a corner (x* -> 1 as beta -> oo) runs to infinity along u instead;
+- *difference quotients* (tried first, where they apply): a denominator C(x, y) that
+  vanishes on the diagonal y = x, on a domain a where relation keeps above it (Appendix
+  B.2's beta(z_1, z_2) = (1/s_2 - 1/s_1)/(logit z_2 - logit z_1)): C's sign by boxes with the
+  diagonal as an order-1 zero curve, then the numerator N = e C^k, whose double zero on the
+  diagonal is an exact order-2 zero curve -- in the logistic coordinates of x and y when both
+  lie in (0, 1) (N becomes a sum of exponentials there), else in x and y.
 
 The route that decided a goal is recorded in the trace and a replay runs only that route.
 
@@ -271,9 +277,10 @@ class BallBackend(Backend):
         return box_declines(goal, "ball", "no ball enclosure here")
 
     def decide(self, goal, seconds, trace=None):
-        """Plain branch-and-bound, else a where relation as a lower bound, else a touching
-        curve.  Which of these decided the goal is recorded in the trace (a route name:
-        "plain", "where <i>: touching <x> <k>", "touching <x> <k>"), and a replay runs only
+        """A difference quotient's numerator first (where one applies), then plain
+        branch-and-bound, else a where relation as a lower bound, else a touching curve.
+        Which of these decided the goal is recorded in the trace (a route name: "quotient <i>:
+        logistic curve <x>", "plain", "where <i>: touching <x> <k>", "touching <x> <k>"), and a replay runs only
         that route: the same boxes, the same curve (the k-th solution of e_x = 0), no search."""
         from .definedness import defined
         t0 = time.process_time()
