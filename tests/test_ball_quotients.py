@@ -38,8 +38,13 @@ def test_a_denominator_that_vanishes_on_the_diagonal_is_a_quotient_candidate():
     assert _quotient_candidates(e, BAND) == [(y - x, 1, x, y)]
     # without a relation that keeps the points off the diagonal there is none
     assert _quotient_candidates(e, Domain(dict(BAND.sets))) == []
-    # y - x >= -1/100 does not keep y above x
+    # y - x >= -1/100 does not keep y above x, nor does y >= x (the diagonal itself is in it)
     assert _quotient_candidates(e, Domain(dict(BAND.sets), (y - x >= -sp.Rational(1, 100),))) == []
+    assert _quotient_candidates(e, Domain(dict(BAND.sets), (y >= x,))) == []
+    assert _quotient_candidates(e, Domain(dict(BAND.sets), (x <= y,))) == []
+    # while y > x and x < y do
+    assert _quotient_candidates(e, Domain(dict(BAND.sets), (y > x,))) == [(y - x, 1, x, y)]
+    assert _quotient_candidates(e, Domain(dict(BAND.sets), (x < y,))) == [(y - x, 1, x, y)]
 
 
 def test_the_mean_of_an_increasing_function_exceeds_its_value_at_the_left_end():

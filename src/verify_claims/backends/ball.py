@@ -382,9 +382,10 @@ def _above_diagonal(domain, x, y) -> bool:
         else:
             continue
         c = sp.expand(-(d - (y - x)))
-        if not c.is_number:
+        if not c.is_number or not c.is_real:
             continue
-        if isinstance(w, (sp.GreaterThan, sp.LessThan)) and c > 0 or c >= 0:
+        strict = isinstance(w, (sp.StrictGreaterThan, sp.StrictLessThan))
+        if bool(c > 0) or strict and bool(c >= 0):
             return True
     return False
 
