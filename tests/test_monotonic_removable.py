@@ -92,3 +92,14 @@ def test_a_derivative_that_dips_below_zero_next_to_the_end_is_refuted():
     assert certify(c, S, 10).verdict != "certified"
     out = verify(c, S)
     assert out.status == "refuted" and out.counterexample
+
+
+def test_a_branch_undefined_at_the_other_closed_end_is_not_certified():
+    # (1 - t) log(1 - t) + 2 t + log t: increasing inside, continuous at t = 1 (value 2), but the
+    # branch is also the function at t = 0, where log t is undefined
+    f = sp.Piecewise((2, sp.Eq(t, 1)), ((1 - t) * sp.log(1 - t) + 2 * t + sp.log(t), True))
+    res = certify(mono("branch-undefined-at-0", f, domain={t: UNIT}), S, 10)
+    assert res.verdict != "certified" and "branch" in res.reason
+    # on (0, 1] it is fine
+    ok = certify(mono("branch-on-lopen", f, domain={t: sp.Interval.Lopen(0, 1)}), S, 10)
+    assert ok.verdict == "certified", ok.reason

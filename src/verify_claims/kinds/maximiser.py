@@ -503,14 +503,17 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
                 # its terms outside the Piecewise defined on the whole closed interval, each
                 # Piecewise's branch defined inside and tending to its value at the end
                 whole = Domain({**params, x: iv}, tuple(claim.domain.where))
-                inner = Domain({**params, x: open_interval(iv)}, tuple(claim.domain.where))
                 rest = f.xreplace({pw: 0 for pw in f.atoms(sp.Piecewise)})
                 if not defined(rest, whole, max(0.5, (deadline - time.process_time()) / 6), trace,
                                at="A: f outside its Piecewise defined"):
                     raise _Stop("the objective's terms outside its Piecewise are not shown defined on the whole "
                                 "feasible interval")
                 for pw, end_side in ends:
-                    if not defined(pw.args[1].expr, inner, max(0.5, (deadline - time.process_time()) / 6), trace,
+                    # the branch is the function everywhere but at its own end (also at the other
+                    # end of the interval, when that is closed)
+                    if not defined(pw.args[1].expr, Domain({**params, x: without_end(iv, end_side)},
+                                                           tuple(claim.domain.where)),
+                                   max(0.5, (deadline - time.process_time()) / 6), trace,
                                    at="A: Piecewise branch defined inside"):
                         raise _Stop("a Piecewise branch is not shown defined inside the feasible interval")
                     records.append(_continuity_at_end(pw, x, end_side, whole))
@@ -615,6 +618,11 @@ def removable_at_ends(f, wrt, feas):
     if nonsmooth(g):
         return None
     return g, ends
+
+
+def without_end(iv, side):
+    """The interval without its end on `side` ("+": the lower end, "-": the upper)."""
+    return sp.Interval(iv.start, iv.end, iv.left_open or side == "+", iv.right_open or side == "-")
 
 
 def _continuity_at_end(pw, x, side, domain=None):
