@@ -31,7 +31,13 @@ conditional goals decidable (``decide``), each an equivalence or a sufficient co
   double root is shown to be the only one;
 - *the logistic coordinate*: for x on (0, 1), the touching search again in u with
   x = 1/(1 + exp(-u)), where logit x = u and sqrt(x (1 - x)) = 1/(2 cosh(u/2)), so a curve
-  running into a corner (x* -> 1 as beta -> oo) runs to infinity along u instead.
+  running into a corner (x* -> 1 as beta -> oo) runs to infinity along u instead;
+- *difference quotients* (tried first, where they apply): a denominator C(x, y) that
+  vanishes on the diagonal y = x, on a domain a where relation keeps above it (Appendix
+  B.2's beta(z_1, z_2) = (1/s_2 - 1/s_1)/(logit z_2 - logit z_1)): C's sign by boxes with the
+  diagonal as an order-1 zero curve, then the numerator N = e C^k, whose double zero on the
+  diagonal is an exact order-2 zero curve -- in the logistic coordinates of x and y when both
+  lie in (0, 1) (N becomes a sum of exponentials there), else in x and y.
 
 The route that decided a goal is recorded in the trace and a replay runs only that route.
 
@@ -271,9 +277,10 @@ class BallBackend(Backend):
         return box_declines(goal, "ball", "no ball enclosure here")
 
     def decide(self, goal, seconds, trace=None):
-        """Plain branch-and-bound, else a where relation as a lower bound, else a touching
-        curve.  Which of these decided the goal is recorded in the trace (a route name:
-        "plain", "where <i>: touching <x> <k>", "touching <x> <k>"), and a replay runs only
+        """A difference quotient's numerator first (where one applies), then plain
+        branch-and-bound, else a where relation as a lower bound, else a touching curve.
+        Which of these decided the goal is recorded in the trace (a route name: "quotient <i>:
+        logistic curve <x>", "plain", "where <i>: touching <x> <k>", "touching <x> <k>"), and a replay runs only
         that route: the same boxes, the same curve (the k-th solution of e_x = 0), no search."""
         from .definedness import defined
         t0 = time.process_time()
@@ -285,11 +292,22 @@ class BallBackend(Backend):
         if trace is not None and trace.replaying and replay is None:
             return Decision("unknown", "ball: no route recorded in the certificate")
         goal = _without_redundant_relations(goal)
-        ok = defined(e, goal.domain, seconds / 4)
         curve = getattr(goal, "curve", None)
         if getattr(goal, "off_curve", None) is not None:
             return self._off_curve(goal, e, deadline, replay, trace, point)
         ans = None
+        if curve is None and (replay is None or replay.startswith("quotient ")):
+            # a difference quotient first (cheap to recognise, and plain boxes cannot decide it:
+            # they run out where its denominator is small)
+            more = _difference_quotient(goal, e, deadline - (deadline - time.process_time()) / 3, replay)
+            if more is not None:
+                decision, route = more
+                if trace is not None:
+                    trace.won(point, route)
+                return decision
+            if replay is not None:
+                return Decision("unknown", f"ball: the recorded route {replay!r} did not decide the goal")
+        ok = defined(e, goal.domain, seconds / 4)
         if replay in (None, "plain"):
             # without a curve, a third of the slice: the reductions below need the rest (the
             # logit comparison of two sigmoids takes 0.01 s where boxes run out of precision)
@@ -350,6 +368,218 @@ def _without_redundant_relations(goal):
     if len(keep) == len(goal.domain.where):
         return goal
     return replace(goal, domain=Domain(dict(goal.domain.sets), tuple(keep)))
+
+
+def _above_diagonal(domain, x, y) -> bool:
+    """Every domain point has y > x: a `where` relation y - x >= c with c > 0, or y - x > c
+    with c >= 0 (read off exactly: (lhs - rhs) - (y - x) is a constant)."""
+    for w in domain.where:
+        w = sp.sympify(w)
+        if isinstance(w, (sp.GreaterThan, sp.StrictGreaterThan)):
+            d = w.lhs - w.rhs
+        elif isinstance(w, (sp.LessThan, sp.StrictLessThan)):
+            d = w.rhs - w.lhs
+        else:
+            continue
+        c = sp.expand(-(d - (y - x)))
+        if not c.is_number or not c.is_real:
+            continue
+        strict = isinstance(w, (sp.StrictGreaterThan, sp.StrictLessThan))
+        if bool(c > 0) or strict and bool(c >= 0):
+            return True
+    return False
+
+
+def _quotient_candidates(e, domain):
+    """[(C, k, x, y)]: a denominator factor C**-k (k >= 1) of a term of e that depends on two
+    coordinates x, y of the domain with y > x at every domain point (``_above_diagonal``),
+    in a fixed order (a certificate names one by its index)."""
+    coords = [s for s in sorted(domain.sets, key=str) if isinstance(domain.sets[s], sp.Interval)]
+    found = {}
+    for t in sp.Add.make_args(e):
+        for f in sp.Mul.make_args(t):
+            if isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp < 0 and isinstance(f.base, sp.Add):
+                c = f.base
+                found[c] = max(found.get(c, 0), int(-f.exp))
+    out = []
+    for c in sp.ordered(found):
+        syms = [s for s in coords if c.has(s)]
+        if len(syms) != 2 or c.free_symbols - set(syms):
+            continue
+        for x, y in (tuple(syms), tuple(reversed(syms))):
+            if _above_diagonal(domain, x, y):
+                out.append((c, found[c], x, y))
+    return out
+
+
+def _difference_quotient(goal, e, deadline, replay=None):
+    """A quotient whose denominator C(x, y) vanishes on the diagonal y = x of two coordinates
+    (a difference G(y) - G(x): Appendix B.2's beta(z_1, z_2) = (1/s_2 - 1/s_1)/(logit z_2 -
+    logit z_1)), on a domain that lies on one side of the diagonal (a `where` relation
+    y - x >= c > 0).  Boxes cannot decide such a goal near the diagonal (numerator and
+    denominator are both small, and their enclosures are not), so:
+
+    1. C = 0 on the diagonal exactly (sympy), and C has a strict sign on the domain, by boxes
+       with the diagonal as an exact zero curve of order 1 (C(y) = the integral of C_y from
+       x to y: the sign of C_y on the box widened to the diagonal decides it);
+    2. then e has the sign of N = e * C**k (C**k's sign known; the product formed by sympy's
+       exact power arithmetic, which cancels C's powers), and N has no small denominator.
+       Where N and N_y both vanish on the diagonal (sympy, exactly) -- a difference
+       quotient of a function against its derivative, as here -- the diagonal is an order-2
+       zero curve of N: N_yy of a strict sign on a box widened to the diagonal decides it
+       (N = 0 only on the diagonal, which the domain excludes).
+
+    Route "quotient <i>: curve <v>" or "quotient <i>: plain" (i: the candidate's index, v:
+    the curve's variable); None when this does not apply or does not decide."""
+    from ..model.domain import Domain
+    from .symbolic import Facts, with_ends, zero_by
+    want = goal.want
+    if want not in ("positive", "nonnegative", "negative", "nonpositive"):
+        return None
+    dom = goal.domain
+    cands = _quotient_candidates(e, dom)
+    if not cands:
+        return None
+    rep = dom.assumption_symbols()
+    back = {v: k for k, v in rep.items()}
+    facts = Facts.from_relations(with_ends(dom), rep)
+    for i, (c, k, x, y) in enumerate(cands):
+        tag = f"quotient {i}:"
+        if replay is not None and not replay.startswith(tag):
+            continue
+        if deadline - time.process_time() < 0.2:
+            return None
+        cr = c.xreplace(rep)
+        if zero_by(cr.xreplace({rep.get(y, y): rep.get(x, x)}), facts)[0] is None:
+            continue
+        # C's sign: C = 0 on y = x and every domain point has y > x
+        sign = None
+        for cw in ("positive", "negative"):
+            ans = branch_and_bound(c, cw, dom, encloser=BALL, seconds=max(0.05, (deadline - time.process_time()) / 4),
+                                   curve=Curve(y, x, order=1, side="right"))
+            if ans.verdict == "holds":
+                sign = cw
+                break
+        if sign is None:
+            continue
+        n = sp.Add(*[t * c ** k for t in sp.Add.make_args(e)])
+        if any(isinstance(f, sp.Pow) and f.base == c for t in sp.Add.make_args(n) for f in sp.Mul.make_args(t)):
+            continue  # C not cancelled everywhere
+        nwant = want if sign == "positive" or k % 2 == 0 else \
+            {"positive": "negative", "negative": "positive", "nonnegative": "nonpositive",
+             "nonpositive": "nonnegative"}[want]
+        ok = False  # strict enclosures: N has no pole left where boxes need it
+        nr = n.xreplace(rep)
+        # the curve's variable: first the one the terms without C do not depend on (e = A(x) -
+        # B/C: N = A C - B is then a difference in that variable against a fixed point)
+        rest = [t for t in sp.Add.make_args(e) if not t.has(c)]
+        pairs = sorted(((y, x), (x, y)), key=lambda p: any(t.has(p[0]) for t in rest))
+        if replay is None or replay.startswith(f"{tag} logistic "):
+            sub = _quotient_logistic(n, nwant, dom, x, y, pairs, deadline, replay, tag)
+            if sub is not None:
+                ans, route, v, val = sub
+                dec = _decision(ans, how=f", of the numerator N = e * ({c})**{k} ({c} {sign}: it vanishes on "
+                                          f"{y} = {x} only), with {x}, {y} = 1/(1 + exp(-u)) (u real: the "
+                                          f"logistic coordinates) and N = N_{v} = 0 on {v} = {val} exactly")
+                return dec, route
+        for v, val in pairs:
+            route = f"{tag} curve {v}"
+            if replay is not None and replay != route:
+                continue
+            vr, valr = rep.get(v, v), rep.get(val, val)
+            if zero_by(nr.xreplace({vr: valr}), facts)[0] is None or \
+                    zero_by(sp.diff(nr, vr).xreplace({vr: valr}), facts)[0] is None:
+                continue
+            # N = N_v = 0 on the diagonal; N = 0 nowhere else once N_vv is strictly signed
+            share = deadline - time.process_time()
+            ans = branch_and_bound(n, nwant, dom, encloser=BALL, defined=ok,
+                                   seconds=max(0.05, share if replay or v is pairs[-1][0] else 2 * share / 3),
+                                   curve=Curve(v, val, order=2, strict_off_curve=True))
+            if ans.verdict == "holds":
+                dec = _decision(ans, how=f", of the numerator N = e * ({c})**{k} ({c} {sign}: it vanishes on "
+                                          f"{y} = {x} only), with N = N_{v} = 0 on {v} = {val} exactly")
+                return dec, route
+        if replay in (None, f"{tag} plain"):
+            ans = branch_and_bound(n, nwant, dom, encloser=BALL, defined=ok,
+                                   seconds=max(0.05, deadline - time.process_time()))
+            if ans.verdict == "holds":
+                return _decision(ans, how=f", of the numerator N = e * ({c})**{k} ({c} {sign})"), f"{tag} plain"
+    return None
+
+
+def _logit_interval(st):
+    """The interval of u = logit x for x in `st` (inside [0, 1]), its irrational ends rounded
+    outward to rationals and then closed (a superset: every x of st has its u in it); an open
+    end 0 or 1 is -oo or +oo.  None when st is not such an interval (x = 0 or 1 included)."""
+    if not isinstance(st, sp.Interval) or st.start < 0 or st.end > 1:
+        return None
+    ends = []
+    for end, open_, down in ((st.start, st.left_open, True), (st.end, st.right_open, False)):
+        if end == 0 or end == 1:
+            if not open_:
+                return None
+            ends.append((-sp.oo if end == 0 else sp.oo, True))
+            continue
+        if not end.is_Rational:
+            return None
+        with mpmath.workdps(40):
+            v = mpmath.log(mpmath.mpf(int(end.p)) / (int(end.q) - int(end.p)))
+            scale = 2 ** 20
+            m = int(mpmath.floor(v * scale)) - 1 if down else int(mpmath.ceil(v * scale)) + 1
+        ends.append((sp.Rational(m, scale), False))
+    (lo, lo_open), (hi, hi_open) = ends
+    return sp.Interval(lo, hi, lo_open, hi_open)
+
+
+def _quotient_logistic(n, want, dom, x, y, pairs, deadline, replay, tag):
+    """N(x, y) > 0 over the domain, shown in the logistic coordinates x = 1/(1 + exp(-u_x)),
+    y = 1/(1 + exp(-u_y)) (both coordinates in (0, 1)): increasing bijections, so the goal
+    over the (rounded outward, so larger) u-domain with the where relations substituted
+    implies it over x, y.  There logit x is u_x and sqrt(x (1 - x)) is 1/(2 cosh(u_x/2)), so
+    after sympy's simplify and expand (identities for real u) N is a sum of exponentials
+    without the poles at x = 0, 1 that defeat boxes in x.  The diagonal u_y = u_x is an exact
+    order-2 zero curve of it (N = N_u = 0 there, sympy).  (answer, route, v, value) or None."""
+    from ..model.domain import Domain
+    from .symbolic import zero_by
+    from .timebox import TimeUp, time_limit
+    iu = {s: _logit_interval(dom.sets[s]) for s in (x, y)}
+    if any(v is None for v in iu.values()):
+        return None
+    us = {s: sp.Symbol(f"u_{s}", real=True) for s in (x, y)}
+    sig = {s: 1 / (1 + sp.exp(-us[s])) for s in (x, y)}
+    rep = dom.assumption_symbols()
+    back = {v: k for k, v in rep.items()}
+    box = None
+    try:
+        with time_limit(min(2.0, max(0.1, (deadline - time.process_time()) / 4))) as box:
+            nu = n.xreplace(rep).xreplace({rep.get(s, s): sig[s] for s in (x, y)})
+            nu = sp.expand(sp.simplify(nu)).xreplace(back)
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise
+        return None
+    except Exception:  # noqa: BLE001 - not simplified: not this way
+        return None
+    if nu.has(x) or nu.has(y):
+        return None
+    sets = {s: st for s, st in dom.sets.items() if s not in (x, y)}
+    sets.update({us[s]: iu[s] for s in (x, y)})
+    udom = Domain(sets, tuple(sp.sympify(w).xreplace(sig) for w in dom.where))
+    for v, val in pairs:
+        route = f"{tag} logistic curve {v}"
+        if replay is not None and replay != route:
+            continue
+        uv, uval = us[v], us[val]
+        if deadline - time.process_time() < 0.1:
+            return None
+        if zero_by(nu.xreplace({uv: uval}))[0] is None or zero_by(sp.diff(nu, uv).xreplace({uv: uval}))[0] is None:
+            continue
+        share = deadline - time.process_time()
+        ans = branch_and_bound(nu, want, udom, encloser=BALL, seconds=max(0.05, share if replay else share / 3),
+                               curve=Curve(uv, uval, order=2, strict_off_curve=True))
+        if ans.verdict == "holds":
+            return ans, route, v, val
+    return None
 
 
 def _decision(ans, note="", how=""):

@@ -330,6 +330,7 @@ def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int 
         wh = [w for w in wh if w is not sp.true]
         if any(w is sp.false for w in wh):
             continue
+        wgr = _relation_gradients(wh, cont)
         cv = curve
         if cv is not None and fixed:
             cv = Curve(cv.var, cv.value.xreplace(fixed), cv.order, cv.side, cv.strict_off_curve,
@@ -351,7 +352,7 @@ def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int 
             stats["boxes"] += 1
             stats["depth"] = max(stats["depth"], depth)
             res = _decide_box(e, want, strict_goal, bx, ends, root, gr, wh, defined, face_cache, fixed, enc, cv,
-                              grads_defined)
+                              grads_defined, wgr)
             if isinstance(res, tuple):  # decided, by a named argument
                 stats["arguments"][res[1]] = stats["arguments"].get(res[1], 0) + 1
                 continue
@@ -425,17 +426,55 @@ def _as_iv(bx):
     return {s: iv.mpf([a, b]) for s, (a, b) in bx.items()}
 
 
-def _decide_box(e, want, strict_goal, bx, ends, root, grads, where, defined, face_cache, fixed, enc=IV,
-                curve=None, grads_defined=frozenset()):
-    # where-relations: a box entirely outside the domain needs nothing
+def _relation_gradients(where, cont):
+    """For each `where` relation, the partial derivatives of lhs - rhs in the continuous
+    coordinates (None when it has none worth taking: a large expression), for the centred
+    enclosure that excludes boxes outside the domain (``_outside``)."""
+    out = []
     for w in where:
+        d = None
+        try:
+            g = sp.sympify(w.lhs - w.rhs)
+            if sp.count_ops(g) <= 200:
+                d = {s: sp.diff(g, s) for s in cont if g.has(s)}
+        except Exception:  # noqa: BLE001 - no derivative: the plain enclosure only
+            d = None
+        out.append(d)
+    return out
+
+
+def _excludes(w, lo, hi) -> bool:
+    """Every value in [lo, hi] of lhs - rhs violates the relation w."""
+    return isinstance(w, sp.StrictLessThan) and lo >= 0 or isinstance(w, sp.LessThan) and lo > 0 \
+        or isinstance(w, sp.StrictGreaterThan) and hi <= 0 or isinstance(w, sp.GreaterThan) and hi < 0
+
+
+def _outside(where, bx, enc, where_grads=None) -> bool:
+    """No point of the box satisfies every `where` relation: a relation's enclosure over the
+    box is on the wrong side of 0.  First the plain enclosure, then (with the relation's
+    gradient) its mean value form, which is tight where a plain enclosure of a relation
+    such as z_1 (1 - z_1) > z_2 (1 - z_2) overestimates (the dependency problem: a box of
+    width w outside the domain by less than w is otherwise never excluded)."""
+    for i, w in enumerate(where):
         try:
             d = enc.enclose(w.lhs - w.rhs, bx, strict=False)
         except Undefined:
             continue
-        if isinstance(w, sp.StrictLessThan) and d.a >= 0 or isinstance(w, sp.LessThan) and d.a > 0 \
-                or isinstance(w, sp.StrictGreaterThan) and d.b <= 0 or isinstance(w, sp.GreaterThan) and d.b < 0:
-            return "ok"
+        if _excludes(w, d.a, d.b):
+            return True
+        grads = where_grads[i] if where_grads else None
+        if grads:
+            total = _centred(w.lhs - w.rhs, bx, grads, enc)
+            if total is not None and _excludes(w, total.a, total.b):
+                return True
+    return False
+
+
+def _decide_box(e, want, strict_goal, bx, ends, root, grads, where, defined, face_cache, fixed, enc=IV,
+                curve=None, grads_defined=frozenset(), where_grads=None):
+    # where-relations: a box entirely outside the domain needs nothing
+    if where and _outside(where, bx, enc, where_grads):
+        return "ok"
     try:
         v = enc.enclose(e, bx, strict=not defined)
         if _SIGN_OK[want](v.a, v.b):
@@ -472,8 +511,17 @@ def _mean_value_form(e, want, bx, grads, enc, extended=()) -> bool:
     denominator both vary (Appendix B.2's beta of the two zeros) overestimates.  The gradient
     must be defined on the whole box (strict enclosures), or at every domain point of a box
     without where relations (`extended`)."""
+    total = _centred(e, bx, grads, enc, extended)
+    return total is not None and _SIGN_OK[want](total.a, total.b)
+
+
+def _centred(e, bx, grads, enc, extended=()):
+    """The mean value form of e over the box, e(m) + sum of grad_i(box) * (side_i - m_i), as
+    an mpmath interval enclosing e at every point of the box (None: not available).  The
+    gradient is enclosed strictly (defined on the whole box) except for the coordinates in
+    `extended`."""
     if not all(mpmath.isfinite(a) and mpmath.isfinite(b) for a, b in bx.values()):
-        return False
+        return None
     m = {s: (a + b) / 2 for s, (a, b) in bx.items()}
     try:
         c = enc.enclose(e, {s: (v, v) for s, v in m.items()}, strict=True)
@@ -485,10 +533,10 @@ def _mean_value_form(e, want, bx, grads, enc, extended=()) -> bool:
             d = enc.enclose(g, bx, strict=s not in extended)
             total = total + iv.mpf([_mpf_end(d.a), _mpf_end(d.b)]) * iv.mpf([a - m[s], b - m[s]])
     except Undefined:
-        return False
+        return None
     if _bad(total):
-        return False
-    return _SIGN_OK[want](total.a, total.b)
+        return None
+    return total
 
 
 def _curve_argument(want, bx, curve, enc) -> bool:

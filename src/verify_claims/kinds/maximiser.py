@@ -503,17 +503,20 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
                 # its terms outside the Piecewise defined on the whole closed interval, each
                 # Piecewise's branch defined inside and tending to its value at the end
                 whole = Domain({**params, x: iv}, tuple(claim.domain.where))
-                inner = Domain({**params, x: open_interval(iv)}, tuple(claim.domain.where))
                 rest = f.xreplace({pw: 0 for pw in f.atoms(sp.Piecewise)})
                 if not defined(rest, whole, max(0.5, (deadline - time.process_time()) / 6), trace,
                                at="A: f outside its Piecewise defined"):
                     raise _Stop("the objective's terms outside its Piecewise are not shown defined on the whole "
                                 "feasible interval")
                 for pw, end_side in ends:
-                    if not defined(pw.args[1].expr, inner, max(0.5, (deadline - time.process_time()) / 6), trace,
+                    # the branch is the function everywhere but at its own end (also at the other
+                    # end of the interval, when that is closed)
+                    if not defined(pw.args[1].expr, Domain({**params, x: without_end(iv, end_side)},
+                                                           tuple(claim.domain.where)),
+                                   max(0.5, (deadline - time.process_time()) / 6), trace,
                                    at="A: Piecewise branch defined inside"):
                         raise _Stop("a Piecewise branch is not shown defined inside the feasible interval")
-                    records.append(_continuity_at_end(pw, x, end_side))
+                    records.append(_continuity_at_end(pw, x, end_side, whole))
                     used.append("symbolic")
             else:
                 whole = Domain({**params, x: iv}, tuple(claim.domain.where))
@@ -617,15 +620,26 @@ def removable_at_ends(f, wrt, feas):
     return g, ends
 
 
-def _continuity_at_end(pw, x, side):
-    """Piecewise((c, Eq(x, e)), (g, True)) continuous at e: g depends on x alone (a limit in
-    the presence of parameters can hold for generic values only) and sympy.limit of g at e,
-    from inside the interval (`side`: "+" at the lower end, "-" at the upper), is c exactly.
-    A record of the goal; raises _Stop."""
+def without_end(iv, side):
+    """The interval without its end on `side` ("+": the lower end, "-": the upper)."""
+    return sp.Interval(iv.start, iv.end, iv.left_open or side == "+", iv.right_open or side == "-")
+
+
+def _continuity_at_end(pw, x, side, domain=None):
+    """Piecewise((c, Eq(x, e)), (g, True)) continuous at e: sympy.limit of g at e, from inside
+    the interval (`side`: "+" at the lower end, "-" at the upper), is c exactly.  g depends
+    on x alone (a limit in the presence of parameters can hold for generic values only), or
+    -- with the claim's `domain` -- on the parameters only through one argument w(x, p) of a
+    log in g with w(e, p) = 0 exactly: g = G(w), and w > 0 at every domain point with x
+    inside the interval (sympy), so g -> lim_{w -> 0+} G(w) for each parameter value
+    ((1 - t)(1 - z) log((1 - t)(1 - z)) -> 0 as t -> 1).  A record of the goal; raises _Stop."""
     (c, cond), (g, _) = pw.args
     e = cond.rhs if cond.lhs == x else cond.lhs
-    if g.free_symbols - {x} or sp.sympify(c).free_symbols:
-        raise _Stop(f"continuity at {x} = {e}: the Piecewise depends on parameters (not shown)")
+    if sp.sympify(c).free_symbols:
+        raise _Stop(f"continuity at {x} = {e}: the Piecewise's value depends on parameters (not shown)")
+    how = ""
+    if g.free_symbols - {x}:
+        g, x, e, side, how = _through_one_argument(g, x, e, domain)
     xr = sp.Dummy("x", real=True)
     try:
         lim = sp.limit(g.xreplace({x: xr}), xr, e, side)
@@ -633,9 +647,33 @@ def _continuity_at_end(pw, x, side):
         raise _Stop(f"continuity at {x} = {e}: sympy.limit failed ({type(exc).__name__})")
     if lim.has(sp.Limit) or not lim.is_finite or zero_by(lim - c)[0] is None:
         raise _Stop(f"continuity at {x} = {e} not shown (limit {short(lim)} against the value {short(c)})")
-    return {"goal": f"continuous at {x} = {e} (the limit of the Piecewise's branch is its value there)",
-            "method": "symbolic", "detail": f"sympy.limit from the {'right' if side == '+' else 'left'}: "
+    return {"goal": f"continuous at {cond.lhs} = {cond.rhs} (the limit of the Piecewise's branch is its value there)",
+            "method": "symbolic", "detail": f"{how}sympy.limit from the {'right' if side == '+' else 'left'}: "
                                             f"{short(lim)} = {short(c)}"}
+
+
+def _through_one_argument(g, x, e, domain):
+    """(G, w, 0, "+", how): g = G(w) for w the argument of a log in g that vanishes at x = e
+    exactly, G free of x and of the parameters, and w > 0 at every domain point with x in
+    its open interval (sympy's sign analysis under the domain's facts).  Raises _Stop."""
+    from ..backends.symbolic import prove_sign
+    if domain is None or x not in domain.sets:
+        raise _Stop(f"continuity at {x} = {e}: the Piecewise depends on parameters (not shown)")
+    inner = Domain({**domain.sets, x: open_interval(domain.sets[x])}, tuple(domain.where))
+    rep = inner.assumption_symbols()
+    facts = Facts.from_relations(with_ends(inner), rep)
+    w_ = sp.Dummy("w", positive=True)
+    for lg in sp.ordered(g.atoms(sp.log)):
+        arg = lg.args[0]
+        if not arg.has(x) or zero_by(arg.xreplace({x: e}))[0] is None:
+            continue
+        big = g.subs(arg, w_)
+        if big.free_symbols != {w_}:
+            continue
+        if not prove_sign(arg.xreplace(rep), "positive", facts):
+            continue
+        return big, w_, sp.S.Zero, "+", f"the branch is G(w) for w = {short(arg, 60)} -> 0+ (w > 0 inside): "
+    raise _Stop(f"continuity at {x} = {e}: the Piecewise depends on parameters (not shown)")
 
 
 def leading_minor(hess, k):

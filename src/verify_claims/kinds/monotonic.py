@@ -172,30 +172,90 @@ class MonotonicKind(Kind):
         return ProofOutcome(None, "sympy sign of the derivative", {"derivative": short(der),
                                                                    "sign": "not established"})
 
-    def goals(self, claim):
+    def goals(self, claim, expr=None):
+        """The derivative's sign inside the interval (of `expr`: the claim's expression, or
+        its smooth branch).  Where the derivative vanishes exactly at a finite end of the
+        interval for every parameter value (Phi' = beta h at a zero of h), that end is an exact
+        zero curve of order 1 for the box methods: the derivative is the integral of the
+        second derivative from the end, whose sign then decides the boxes next to it."""
+        from ..backends.ball import _vanishes_numerically
+        from ..backends.interval import Curve
+        from ..backends.symbolic import Facts, with_ends, zero_by
         x = claim.var
         sets = dict(claim.domain.sets)
-        sets[x] = open_interval(sets[x])
-        der = sp.diff(claim.expr, x)
+        st = sets[x]
+        sets[x] = open_interval(st)
+        der = sp.diff(claim.expr if expr is None else expr, x)
         inc = claim.direction == "increasing"
         want = ("positive" if claim.strict else "nonnegative") if inc else (
             "negative" if claim.strict else "nonpositive")
-        return [Goal(der, want, Domain(sets, claim.domain.where), f"d/d{x} is {want} inside the interval")]
+        curve = None
+        if isinstance(st, sp.Interval) and len(claim.domain.sets) > 1:
+            rep = claim.domain.assumption_symbols()
+            facts = Facts.from_relations(with_ends(claim.domain), rep)
+            for end, side in ((st.start, "right"), (st.end, "left")):
+                if not end.is_finite or not end.is_Rational:
+                    continue
+                try:
+                    at_end = der.xreplace(rep).xreplace({rep.get(x, x): end})
+                except Exception:  # noqa: BLE001 - no value there: no curve
+                    continue
+                # a numeric filter first (the exact zero test of a non-zero expression is slow)
+                if at_end.has(sp.nan, sp.zoo) or not _vanishes_numerically((at_end,), claim.domain, rep) \
+                        or zero_by(at_end, facts)[0] is None:
+                    continue
+                curve = Curve(x, end, order=1, side=side)
+                break
+        return [Goal(der, want, Domain(sets, claim.domain.where), f"d/d{x} is {want} inside the interval",
+                     curve=curve)]
 
     def certify(self, claim, ctx, proof, numeric, budget):
+        from .maximiser import _Stop, _continuity_at_end, removable_at_ends, without_end
+        expr, ends = claim.expr, []
+        x = claim.var
         if nonsmooth(claim.expr):
-            return Certificate("undecided", reason="not smooth (Piecewise/Max/...): a derivative ignores jumps")
+            # 0 log 0 = 0: a Piecewise that only fixes the value at a closed end of the
+            # interval is its smooth branch inside it, continuous at the end (shown below)
+            pieces = removable_at_ends(claim.expr, (x,), claim.domain)
+            if pieces is None:
+                return Certificate("undecided", reason="not smooth (Piecewise/Max/...): a derivative ignores jumps")
+            expr, ends = pieces
+        continuity = []
 
         def before(methods, deadline):
             import time
             # f must be defined on the closed interval (continuity for the mean value theorem)
-            if not defined(claim.expr, claim.domain, max(0.5, (deadline - time.process_time()) / 4), ctx.trace,
-                           at="f defined"):
-                return "could not show the function defined on the whole interval (needed for the mean value theorem)"
+            if not ends:
+                if not defined(claim.expr, claim.domain, max(0.5, (deadline - time.process_time()) / 4), ctx.trace,
+                               at="f defined"):
+                    return ("could not show the function defined on the whole interval (needed for the mean value "
+                            "theorem)")
+                return None
+            # with a Piecewise at an end: the terms outside it defined on the closed interval,
+            # its branch defined inside, and the branch tending to the Piecewise's value at the end
+            rest = claim.expr.xreplace({pw: 0 for pw, _ in ends})
+            if not defined(rest, claim.domain, max(0.5, (deadline - time.process_time()) / 6), ctx.trace,
+                           at="f outside its Piecewise defined"):
+                return "could not show the terms outside the Piecewise defined on the whole interval"
+            for pw, side in ends:
+                # the branch is f everywhere but at its own end (also at a closed other end)
+                part = Domain({**claim.domain.sets, x: without_end(claim.domain.sets[x], side)}, claim.domain.where)
+                if not defined(pw.args[1].expr, part, max(0.5, (deadline - time.process_time()) / 6), ctx.trace,
+                               at="Piecewise branch defined inside"):
+                    return "could not show the Piecewise's branch defined inside the interval"
+                try:
+                    continuity.append(_continuity_at_end(pw, x, side, claim.domain))
+                except _Stop as stop:
+                    return str(stop)
             return None
 
-        return certify_claim(claim, self.goals(claim), recheck_monotonic(claim, ctx.settings), budget, ctx.trace,
-                             before=before)
+        cert = certify_claim(claim, self.goals(claim, expr), recheck_monotonic(claim, ctx.settings), budget,
+                             ctx.trace, before=before)
+        if continuity and cert.verdict == "certified":
+            cert.goals = continuity + cert.goals
+            cert.method = "+".join(dict.fromkeys(["symbolic"] + (cert.method or "").split("+"))).strip("+")
+            cert.detail = "; ".join(f"{r['goal']}: {r['detail']}" for r in continuity) + "; " + cert.detail
+        return cert
 
 
 def _op(claim) -> str:
