@@ -272,3 +272,23 @@ def test_a_replayed_negative_reason_is_written_back_unchanged():
                           evidence={"certificate": {"reason": "not smooth" + RECORDED_NOTE}})
     rec = Certificates.record(res, "decl")
     assert rec["reason"] == "not smooth"
+
+
+def test_keys_and_decision_points_do_not_depend_on_how_an_equal_symbol_was_made():
+    # Symbol("p", positive=True) == Symbol("p", positive=True, real=True): sympy's caches hand
+    # out either object depending on what the process built before, so a digest of the
+    # assumptions as given made a certificate recorded by the search fail to replay in another
+    # process (kl0-on-policy-unbiased-derivation).  Digests follow sympy's equality.
+    import sympy as sp
+    from verify_claims import Identity
+    from verify_claims.engine.context import Trace
+    from verify_claims.run.keys import Hasher, declaration_key
+
+    a, b = sp.Symbol("p", positive=True), sp.Symbol("p", positive=True, real=True)
+    assert a == b and Hasher().expr(a + 1) == Hasher().expr(b + 1)
+    assert Hasher().expr(a) != Hasher().expr(sp.Symbol("p", real=True))   # a different symbol
+    assert Hasher().expr(a) != Hasher().expr(sp.Symbol("q", positive=True))
+    one = Identity(id="same", title="t", ref="1", lhs=a * (a + 1), rhs=a**2 + a, domain={a: sp.Interval.open(0, 1)})
+    two = Identity(id="same", title="t", ref="1", lhs=b * (b + 1), rhs=b**2 + b, domain={b: sp.Interval.open(0, 1)})
+    assert declaration_key(one) == declaration_key(two)
+    assert Trace().point("step", a + 1) == Trace().point("step", b + 1)

@@ -67,10 +67,15 @@ class Hasher:
             idx = self.dummies.setdefault(node, len(self.dummies))
             h.update(f"|{node.name}|{idx}".encode())
         elif isinstance(node, sp.Symbol):
-            orig = getattr(node, "_assumptions_orig", None)
-            if orig is None:
-                orig = node.assumptions0
-            h.update(f"|{node.name}|{sorted(orig.items())}".encode())
+            # the closure of the assumptions, as sympy's own equality has it: Symbol("p",
+            # positive=True) == Symbol("p", positive=True, real=True), and which of the two
+            # objects an expression holds depends on sympy's caches, i.e. on what the process
+            # built before (the assumptions as given made a decision point's digest differ
+            # between the search and the replay of a certificate)
+            closure = getattr(node, "_assumptions0", None)
+            if closure is None:
+                closure = tuple(sorted(node.assumptions0.items()))
+            h.update(f"|{node.name}|{closure}".encode())
         elif isinstance(node, sp.Float):
             h.update(f"|{node._mpf_}|{node._prec}".encode())
         elif isinstance(node, sp.Rational):
