@@ -7,7 +7,8 @@ the ratio to the floor and whether the target is met:
 
   from scratch   --no-cache --no-certificates, 2 jobs, reports included   <= 40 s
   fresh clone    --no-cache (replays derivations/certificates.json)       <= 10 s
-  warm           nothing changed since the previous run                   <= 4x floor (goal 2.5x)
+  warm           nothing changed since the previous run (a search)        <= 4x floor
+  warm again     and again: the report's text from the store too          goal 2.5x floor
   --list         warm                                                     <= 3x floor
   -k, --lf       a warm run of a selection (-k), and --lf when nothing failed (no target)
   pytest         `pytest --verify-claims` on the paper, the store filled by the CLI (no target)
@@ -133,9 +134,13 @@ def main() -> int:
         line("fresh clone (certificates)", w, c, floor, [code], "<= 10 s", w <= 10)
         _counts(tmp / "fresh")
         timed(CLI + ["-q", "--jobs", "2", "--report-dir", str(tmp / "warm")])  # fills the store
+        # the first warm run after a search renders its report again (its claims now say "from
+        # the store"); from the next one on, the report text comes from the store too
+        w, c, code = timed(CLI + ["-q", "--jobs", "2", "--report-dir", str(tmp / "warm")])
+        line("warm (nothing changed)", w, c, floor, [code], "<= 4x floor", w <= 4 * floor)
         w, c, codes = median_of(args.repeat, lambda: timed(CLI + ["-q", "--jobs", "2", "--report-dir",
                                                                   str(tmp / "warm")]))
-        line("warm (nothing changed)", w, c, floor, codes, "<= 4x floor (goal 2.5x)", w <= 4 * floor)
+        line("warm again (report from the store)", w, c, floor, codes, "goal 2.5x floor", w <= 2.5 * floor)
         timed(CLI + ["--list", "--report-dir", str(tmp / "warm")])
         w, c, codes = median_of(args.repeat, lambda: timed(CLI + ["--list", "--report-dir", str(tmp / "warm")]))
         line("--list (warm)", w, c, floor, codes, "<= 3x floor", w <= 3 * floor)

@@ -292,3 +292,42 @@ def test_keys_and_decision_points_do_not_depend_on_how_an_equal_symbol_was_made(
     two = Identity(id="same", title="t", ref="1", lhs=b * (b + 1), rhs=b**2 + b, domain={b: sp.Interval.open(0, 1)})
     assert declaration_key(one) == declaration_key(two)
     assert Trace().point("step", a + 1) == Trace().point("step", b + 1)
+
+
+def test_a_warm_run_takes_its_report_from_the_store_with_this_runs_time(write_modules, tmp_path, capsys, monkeypatch):
+    # the reports of an unchanged directory differ only in the run's start and duration: they
+    # come from the store with those filled in, byte for byte what rendering them gives (from
+    # the second warm run: the first one's claims say "from the store", the search's did not)
+    import verify_claims.report.html as html
+    import verify_claims.report.tex as tex
+
+    d = write_modules({"a.py": MODULE})
+    rdir = tmp_path / "reports"
+
+    def go():
+        assert main(["--derivations", str(d), "--report-dir", str(rdir), "--samples", "20", "--no-pdf"]) == 0
+        capsys.readouterr()
+        return json.loads((rdir / "claims.json").read_text())
+
+    go()
+    go()
+    calls = []
+    real_html, real_tex = html.render_html, tex.render_latex
+    monkeypatch.setattr(html, "render_html", lambda *a, **k: calls.append("html") or real_html(*a, **k))
+    monkeypatch.setattr(tex, "render_latex", lambda *a, **k: calls.append("tex") or real_tex(*a, **k))
+    again = go()
+    assert calls == []          # nothing rendered: report.html, report.tex and findings.tex from the store
+    page, source = (rdir / "report.html").read_text(), (rdir / "report.tex").read_text()
+    assert again["run"]["started"] in page and "VCRUNVOLATILE" not in page + source
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    monkeypatch.undo()
+    html.write_html(again, fresh)             # no store: rendered now
+    tex.write_latex(again, fresh)
+    assert (fresh / "report.html").read_text() == page and (fresh / "report.tex").read_text() == source
+    # a changed claim: rendered again
+    monkeypatch.setattr(html, "render_html", lambda *a, **k: calls.append("html") or real_html(*a, **k))
+    monkeypatch.setattr(tex, "render_latex", lambda *a, **k: calls.append("tex") or real_tex(*a, **k))
+    write_modules({"a.py": MODULE.replace("Square of a sum", "Square of a sum, renamed")})
+    go()
+    assert calls.count("html") == 1 and calls.count("tex") == 2

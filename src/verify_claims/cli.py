@@ -638,13 +638,12 @@ def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:
     (ExitCode.REPORT), so a report problem never hides a failed claim."""
     notes = {"claims.json": ""}
     failed = []
-    view = None
-    try:
-        from .report.view import prepare
+    from .report.artifacts import stable_report
+    from .report.view import Prepared
 
-        view = prepare(report)  # once for report.html, report.tex and findings.tex
-    except Exception:  # noqa: BLE001 - each renderer prepares its own and names the failure
-        view = None
+    # prepared once for report.html, report.tex and findings.tex, and only if one of them is
+    # not in the store (a warm run's report differs from the last only in its start and duration)
+    view = Prepared(stable_report(report)[0])
     if not args.no_html:
         from .report.html import write_html
 
@@ -668,7 +667,7 @@ def _write_latex_reports(report, args, fig_note, store, staging, notes, view=Non
 
     texs = {}
     for name, write in (("report", lambda: write_latex(report, staging, figures_note=fig_note, cache=store, view=view)),
-                        ("findings", lambda: write_findings_latex(report, staging, view=view))):
+                        ("findings", lambda: write_findings_latex(report, staging, cache=store, view=view))):
         try:
             texs[name] = write()
             notes[f"{name}.tex"] = ""

@@ -13,7 +13,7 @@ import hashlib
 import json
 from pathlib import Path
 
-__all__ = ["cached", "renderer_fingerprint"]
+__all__ = ["cached", "cached_text", "renderer_fingerprint", "stable_report"]
 
 _FP: dict = {}
 
@@ -43,3 +43,32 @@ def cached(cache, what: str, inputs, build) -> bytes:
     h.update(renderer_fingerprint().encode() + b"\0" + what.encode() + b"\0")
     h.update(inputs if isinstance(inputs, bytes) else json.dumps(inputs, sort_keys=True, default=str).encode())
     return cache.cached(h.hexdigest(), build)
+
+
+# what differs between two runs of an unchanged directory: when this run started and how long
+# it took.  The rendered reports are kept with these as tokens and the values filled in after.
+_VOLATILE = ("started", "seconds")
+
+
+def stable_report(report: dict) -> tuple:
+    """(the report with the run's start time and duration replaced by tokens, {token: value}):
+    what a rendered report is kept under, so that a warm run, whose report differs from the
+    last one only in those two values, gets its HTML and TeX from the store."""
+    run = dict(report.get("run") or {})
+    tokens = {}
+    for k in _VOLATILE:
+        if k in run:
+            tok = f"VCRUNVOLATILE{k.upper()}TOKEN"  # letters only: no escaping changes it
+            tokens[tok] = run[k]
+            run[k] = tok
+    return {**report, "run": run}, tokens
+
+
+def cached_text(cache, what: str, stable: dict, tokens: dict, extra, render, escape) -> str:
+    """render() -> str (the report rendered from `stable`) from `cache` when rendered
+    before from the same stable report and `extra`, with every token replaced by
+    escape(str(value))."""
+    text = cached(cache, what, {"report": stable, "extra": extra}, lambda: render().encode("utf-8")).decode("utf-8")
+    for tok, value in tokens.items():
+        text = text.replace(tok, escape(str(value)))
+    return text

@@ -17,7 +17,7 @@ from pathlib import Path
 import jinja2
 import markupsafe
 
-from .artifacts import cached
+from .artifacts import cached, cached_text, stable_report
 from .figures import figure_svg
 from .graph import graph_inputs, neighbourhoods_json, section_graphs_html
 from ..atomic import write_text_atomic
@@ -62,7 +62,7 @@ def _figure_views(view: dict, cache=None) -> None:
 
 
 def render_html(report: dict, *, mathjax_src: str = MATHJAX_REL, figures_note: str = "", cache=None,
-                view: dict | None = None) -> str:
+                view=None) -> str:
     """The report as one HTML string (deterministic for the same data).  `cache`: the
     proof store, which keeps the drawn figures and graph by their input.  `view`: the
     report's prepared view (report.view.prepare), when the caller has it already."""
@@ -83,12 +83,19 @@ def _copy_atomic(src: Path, dst: Path) -> None:
     write_text_atomic(src.read_bytes(), dst, mode="wb")
 
 
-def write_html(report: dict, report_dir, *, figures_note: str = "", cache=None, view: dict | None = None) -> Path:
-    """Write report_dir/report.html and the MathJax file it loads (report_dir/mathjax/)."""
+def write_html(report: dict, report_dir, *, figures_note: str = "", cache=None, view=None) -> Path:
+    """Write report_dir/report.html and the MathJax file it loads (report_dir/mathjax/).
+    With `cache`, the page of a report that differs from one rendered before only in the
+    run's start time and duration is taken from the store with those two filled in.
+    `view`: the prepared view of stable_report(report)[0] (a dict or a view.Prepared)."""
     report_dir = Path(report_dir)
     mj = report_dir / "mathjax"
     mj.mkdir(parents=True, exist_ok=True)
     for name in ("tex-svg.js", "LICENSE", "ui/safe.js", "input/tex/extensions/html.js"):
         (mj / name).parent.mkdir(parents=True, exist_ok=True)
         _copy_atomic(MATHJAX_DIR / name, mj / name)
-    return write_text_atomic(render_html(report, figures_note=figures_note, cache=cache, view=view), report_dir / "report.html")
+    stable, tokens = stable_report(report)
+    text = cached_text(cache, "report html", stable, tokens, {"note": figures_note, "mathjax": MATHJAX_REL},
+                       lambda: render_html(stable, figures_note=figures_note, cache=cache, view=view),
+                       lambda v: str(markupsafe.escape(v)))
+    return write_text_atomic(text, report_dir / "report.html")

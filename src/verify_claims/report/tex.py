@@ -27,7 +27,7 @@ import jinja2
 
 from ..atomic import write_text_atomic
 from ..children import die_with_parent
-from .artifacts import cached
+from .artifacts import cached, cached_text, stable_report
 from .figures import figure_pdf
 from .graph import STATUS_COLOURS, graph_inputs, section_graphs_pdf
 from .html import TEMPLATES
@@ -192,7 +192,7 @@ def _colour_name(status: str) -> str:
 
 
 def render_latex(report: dict, *, figure_files: dict | None = None, graph_sections: list | None = None,
-                 figures_note: str = "", findings_only: bool = False, view: dict | None = None) -> str:
+                 figures_note: str = "", findings_only: bool = False, view=None) -> str:
     """The report as a LaTeX document.  figure_files: figure id -> PDF path relative to
     the .tex file (figures without a file are described, not drawn).  findings_only: only
     what the verifier found in the paper (the short document for a referee report).  `view`:
@@ -214,9 +214,11 @@ def pdflatex() -> str | None:
     return shutil.which("pdflatex")
 
 
-def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None, view: dict | None = None) -> Path:
+def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None, view=None) -> Path:
     """Write report_dir/report.tex and the figure PDFs it includes (report_dir/figures/).
-    `cache`: the proof store, which keeps drawn figures by their input."""
+    `cache`: the proof store, which keeps drawn figures by their input, and the text of a
+    report that differs from one rendered before only in the run's start time and duration.
+    `view`: the prepared view of stable_report(report)[0] (a dict or a view.Prepared)."""
     report_dir = Path(report_dir)
     figdir = report_dir / "figures"
     figdir.mkdir(parents=True, exist_ok=True)
@@ -235,13 +237,20 @@ def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None,
         for g in sections:
             for page in g["pages"]:
                 write_text_atomic(base64.b64decode(page.pop("pdf")), report_dir / page["file"], mode="wb")
-    text = render_latex(report, figure_files=files, graph_sections=sections, figures_note=figures_note, view=view)
+    stable, tokens = stable_report(report)
+    text = cached_text(cache, "report tex", stable, tokens, {"note": figures_note, "files": files, "graphs": sections},
+                       lambda: render_latex(stable, figure_files=files, graph_sections=sections,
+                                            figures_note=figures_note, view=view), latex_escape)
     return write_text_atomic(text, report_dir / "report.tex")
 
 
-def write_findings_latex(report: dict, report_dir, *, view: dict | None = None) -> Path:
-    """Write report_dir/findings.tex: the findings about the paper alone (no figures)."""
-    return write_text_atomic(render_latex(report, findings_only=True, view=view), Path(report_dir) / "findings.tex")
+def write_findings_latex(report: dict, report_dir, *, cache=None, view=None) -> Path:
+    """Write report_dir/findings.tex: the findings about the paper alone (no figures); from
+    `cache` as write_latex."""
+    stable, tokens = stable_report(report)
+    text = cached_text(cache, "findings tex", stable, tokens, {},
+                       lambda: render_latex(stable, findings_only=True, view=view), latex_escape)
+    return write_text_atomic(text, Path(report_dir) / "findings.tex")
 
 
 def _pdf_bytes(draw) -> bytes:

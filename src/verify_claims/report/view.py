@@ -289,10 +289,26 @@ ORIGIN_TEXT = {"store": "from the proof store (unchanged since they were establi
                "judged": "judged from the claims they use (summaries)"}
 
 
-def for_render(view: dict | None, report: dict) -> dict:
-    """A renderer's own copy of the view (prepared once per run and shared by report.html,
-    report.tex and findings.tex): the renderers set keys of the view and of its figures,
-    which are copied; everything else is shared and only read."""
+class Prepared:
+    """A report's view, prepared on first use and then shared by report.html, report.tex
+    and findings.tex (a renderer whose text comes from the store needs none)."""
+
+    def __init__(self, report: dict):
+        self.report = report
+        self._view = None
+
+    def get(self) -> dict:
+        if self._view is None:
+            self._view = prepare(self.report)
+        return self._view
+
+
+def for_render(view, report: dict) -> dict:
+    """A renderer's own copy of the view (a dict, a Prepared, or None: prepared here): the
+    renderers set keys of the view and of its figures, which are copied; everything else is
+    shared and only read."""
+    if isinstance(view, Prepared):
+        view = view.get()
     if view is None:
         return prepare(report)
     return {**view, "figures": [dict(f) for f in view["figures"]]}
