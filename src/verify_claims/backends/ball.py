@@ -431,7 +431,6 @@ def _difference_quotient(goal, e, deadline, replay=None):
 
     Route "quotient <i>: curve <v>" or "quotient <i>: plain" (i: the candidate's index, v:
     the curve's variable); None when this does not apply or does not decide."""
-    from ..model.domain import Domain
     from .symbolic import Facts, with_ends, zero_by
     want = goal.want
     if want not in ("positive", "nonnegative", "negative", "nonpositive"):
