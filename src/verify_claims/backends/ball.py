@@ -440,7 +440,6 @@ def _difference_quotient(goal, e, deadline, replay=None):
     if not cands:
         return None
     rep = dom.assumption_symbols()
-    back = {v: k for k, v in rep.items()}
     facts = Facts.from_relations(with_ends(dom), rep)
     for i, (c, k, x, y) in enumerate(cands):
         tag = f"quotient {i}:"
