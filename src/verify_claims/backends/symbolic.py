@@ -1096,10 +1096,9 @@ def decide_sign_goal(goal, seconds: float, trace=None):
     tried cheapest first; with a trace, only its options at this goal (one when replaying)."""
     rep = goal.domain.assumption_symbols()
     facts = Facts.from_relations(goal.domain.where, rep)
-    ends = with_ends(goal.domain)
     # the interval ends as extra slacks: a second try only (more slacks make the log
     # relaxation's positivity checks slower, and it does not need them)
-    facts_ends = Facts.from_relations(ends, rep) if len(ends) > len(goal.domain.where) else None
+    facts_ends = facts_with_ends(goal.domain, rep)
     e = sp.sympify(goal.expr).xreplace(rep)
     routes = _ZERO_ROUTES if goal.want == "zero" else _SIGN_ROUTES
     point = None
@@ -1194,7 +1193,7 @@ def _route(route, goal, e, rep, facts, facts_ends, seconds, trace):
     raise ValueError(f"unknown symbolic route {route!r}")
 
 
-def _split_logs(e):
+def _logs_split_formally(e):
     """(e with every log(prod f_i^k_i) written sum k_i log(f_i), the bases f_i), or None.
     The product rule holds only where every base is positive: the caller proves that."""
     reps, bases = {}, set()
@@ -1218,7 +1217,7 @@ def _monotone_pairing(e, want, facts, rep, domain, seconds):
     x != y is this with c_k = 1).  The logs of e are split by the product rule first, every
     base proven positive; nothing but the paired logs may remain.  The pairing is found
     before any sign is proven, so an expression without this form is declined cheaply."""
-    got = _split_logs(e)
+    got = _logs_split_formally(e)
     if got is None:
         return None
     split, bases = got

@@ -88,10 +88,9 @@ class StationaryKind(Kind):
         rep, facts = assume(claim)
         out = []
         for i, r in enumerate(residuals_at(claim)):
-            how, res = zero_by(r.xreplace(rep), facts, ctx.trace,
-                               at=f"residual[{i}]")
-            how = how or zero_with_ends(r.xreplace(rep), claim.domain, rep, ctx.trace,
-                                        at=f"residual[{i}], with the ends")
+            r = r.xreplace(rep)
+            how, res = zero_by(r, facts, ctx.trace, at=f"residual[{i}]")
+            how = how or zero_with_ends(r, claim.domain, rep, ctx.trace, at=f"residual[{i}], with the ends")
             if not how:
                 return ProofOutcome(None, "sympy", {"residual": short(res)})
             out.append(how)
