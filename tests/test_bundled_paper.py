@@ -22,6 +22,9 @@ from verify_claims.report.inventory import README_BLOCKS, begin_marker, end_mark
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# one worker runs the whole module, so the paper is verified once (pytest-xdist's loadgroup)
+pytestmark = pytest.mark.xdist_group("bundled-paper")
+
 
 @pytest.fixture(scope="module")
 def paper_run(tmp_path_factory):
@@ -166,5 +169,5 @@ def test_bundled_paper_report_renders(paper_run):
     need("pdflatex")
     assert (tmp_path / "report.pdf").is_file()
     need("chromium")
-    dom = browser_dom(tmp_path / "report.html", tmp_path / "paper.png", tmp_path / "profile")
+    dom = browser_dom(tmp_path / "report.html", None, tmp_path / "profile")
     assert_typeset_report(dom, [c["id"] for c in report["claims"]], [f["id"] for f in report["figures"]])

@@ -30,6 +30,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _report_fixtures import MODULE, need, strip_timing  # noqa: E402
+from conftest import _pythonpath_env  # noqa: E402
 
 from verify_claims.cli import main  # noqa: E402
 from verify_claims.model.status import ExitCode  # noqa: E402
@@ -320,19 +321,29 @@ def _staged(rdir, name):
     return next((s for s in rdir.glob(STAGING_PREFIX + "*") if (s / name).exists()), None)
 
 
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory) -> Path:
+    """A directory holding `derivs` (the tiny paper) and `r`, its complete report set of seed 1."""
+    base = tmp_path_factory.mktemp("first-run")
+    d = _derivs(base)
+    first = _popen(d, base / "r", _pythonpath_env(), 1)
+    out, _ = first.communicate(timeout=600)
+    assert first.returncode == 1, out  # the tiny paper has one deliberately failing claim
+    return base
+
+
 SLOW_IMPORT = "import sys, time\nprint('SLOW-IMPORT-STARTED', flush=True)\ntime.sleep(120)\nCLAIMS = []\n"
 
 
 @pytest.mark.parametrize("phase", ["verification", "rendering", "pdflatex", "publishing"])
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM], ids=["kill-9", "sigint", "sigterm"])
-def test_killed_run_leaves_a_consistent_report(tmp_path, cli_env, phase, how):
+def test_killed_run_leaves_a_consistent_report(tmp_path, cli_env, first_run, phase, how):
     if phase == "pdflatex":
         need("pdflatex")
-    d = _derivs(tmp_path)
-    rdir = tmp_path / "r"
-    first = _popen(d, rdir, cli_env, 1)
-    out, _ = first.communicate(timeout=600)
-    assert first.returncode == 1, out  # the tiny paper has one deliberately failing claim
+    # the previous run's complete set: the same for every case, so made once and copied
+    d, rdir = tmp_path / "derivs", tmp_path / "r"
+    shutil.copytree(first_run / "derivs", d)
+    shutil.copytree(first_run / "r", rdir)
     before = _snapshot(rdir)
     assert "claims.json" in before and _seeds(rdir) == {1}
     if phase == "verification":

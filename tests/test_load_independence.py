@@ -20,10 +20,13 @@ from conftest import _pythonpath_env
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# claims that spend most of a budget: a z3 attempt that fails before a monotone reduction
-# certifies, maximisers whose searches fail until their budgets end, a symbolic sum whose
-# evaluation is cut by a CPU-time slice, a certificate found after failing routes
-HEAVY = ["binary-large-g-more-biased-than-g2", "stationary-eq11-local-maximiser-g2",
+# claims whose verdict is won only after failed routes spent their budgets (wall-clock budgets
+# would end those routes at other points under load): a z3 attempt that fails before a monotone
+# reduction certifies, maximisers certified after searches that fail until their budgets end, a
+# symbolic sum whose evaluation is cut by a CPU-time slice, a certificate found after failing
+# routes.  (stationary-eq11-local-maximiser-g2, 12 s of budgets that all fail, stays checked either
+# way: it is left out because the burners it would keep running cost every other test.)
+HEAVY = ["binary-large-g-more-biased-than-g2",
          "direct-kl-large-g-two-stationary-lower", "binary-large-g-closed-form-maximises-on-policy-potential",
          "pg-on-policy-mean-zero-binary-any-g", "b2-large-g-xstar-minimises-h"]
 

@@ -46,7 +46,7 @@ def test_report_in_headless_chromium(tmp_path, cli_env):
     probe = html.replace("</body>", "<script>var q = document.getElementById('filter-text'); q.value = ' SQUARE exp';"
                          " q.dispatchEvent(new Event('input'));</script></body>")
     (rdir / "search.html").write_text(probe, encoding="utf-8")
-    found = browser_dom(rdir / "search.html", tmp_path / "search.png", tmp_path / "chromium-profile-search")
+    found = browser_dom(rdir / "search.html", None, tmp_path / "chromium-profile-search")
     arts = dict((cid, cls) for cls, cid in re.findall(r'<article class="([^"]*)" id="claim-([^"]*)"', found))
     assert len(arts) == len(data["claims"])
     shown = {cid for cid, cls in arts.items() if "hidden" not in cls.split()}
@@ -69,12 +69,12 @@ def test_browser_check_catches_math_errors(tmp_path, cli_env, broken):
     rdir = tmp_path / "reports"
     assert run_cli(derivs, rdir, cli_env, "--no-latex").returncode == 0
     html = (rdir / "report.html").read_text(encoding="utf-8")
-    good = browser_dom(rdir / "report.html", tmp_path / "good.png", tmp_path / "p1")
+    good = browser_dom(rdir / "report.html", None, tmp_path / "p1")
     assert_typeset_report(good, ["a"], [])
     bad = re.sub(r'(<div class="stmt math">\\\[ )', lambda m: m.group(1) + broken, html, count=1)
     assert bad != html
     (rdir / "bad.html").write_text(bad, encoding="utf-8")
-    dom = browser_dom(rdir / "bad.html", tmp_path / "bad.png", tmp_path / "p2")
+    dom = browser_dom(rdir / "bad.html", None, tmp_path / "p2")
     with pytest.raises(AssertionError, match="MathJax|not typeset"):
         assert_typeset_report(dom, ["a"], [])
 
@@ -130,7 +130,7 @@ def test_no_active_content_from_hostile_math(tmp_path, cli_env):
     assert bypass != html
     (rdir / "bypass.html").write_text(bypass, encoding="utf-8")
     for page in ("report.html", "bypass.html"):
-        dom = browser_dom(rdir / page, tmp_path / f"{page}.png", tmp_path / f"profile-{page}")
+        dom = browser_dom(rdir / page, None, tmp_path / f"profile-{page}")
         assert 'data-mathjax="done"' in dom
         bad = active_content(dom)
         assert not bad, (page, bad)
@@ -138,6 +138,6 @@ def test_no_active_content_from_hostile_math(tmp_path, cli_env):
     unsafe = bypass.replace("loader: { load: ['ui/safe'] },", "")
     assert unsafe != bypass
     (rdir / "unsafe.html").write_text(unsafe, encoding="utf-8")
-    dom = browser_dom(rdir / "unsafe.html", tmp_path / "unsafe.png", tmp_path / "p-unsafe")
+    dom = browser_dom(rdir / "unsafe.html", None, tmp_path / "p-unsafe")
     bad = active_content(dom)
     assert any("javascript:" in str(b) for b in bad) and any("evil-class" in str(b) for b in bad), bad
