@@ -109,6 +109,64 @@ def test_route_c_needs_the_gradient_to_vanish():
     assert cert(m, solved=False).verdict != "certified"
 
 
+# ------------------------------------------------------------------ separable second order
+def test_separable_objective_is_split_along_directions_that_rebuild_the_hessian():
+    from verify_claims.kinds.maximiser import separable
+    f = 3 * x + a * x * sp.log(x / r) + y * sp.log(y) + (1 - x - y) * sp.log(2 * (1 - x - y)) - (2 * x + 2 * y) ** 2
+    pieces, u = separable(f, [x, y])
+    assert {d for d, _ in pieces} == {(1, 0), (0, 1), (1, 1)}
+    rebuilt = sum((sp.diff(g, u, 2).xreplace({u: d[0] * x + d[1] * y}) * sp.Matrix(d) * sp.Matrix(d).T
+                   for d, g in pieces), sp.zeros(2, 2))
+    assert sp.simplify(rebuilt - sp.hessian(f, [x, y])) == sp.zeros(2, 2)
+    # a term in x and y together is not along one direction: no split
+    assert separable(f + x * y, [x, y]) is None
+    assert separable(f + sp.log(x + y ** 2), [x, y]) is None
+
+
+def test_route_c_separable_certifies_a_local_maximiser_on_the_simplex():
+    # entropy plus a linear reward over three outputs: the Gibbs point is a strict local max
+    f = a * x + y * 0 - (x * sp.log(x) + y * sp.log(y) + (1 - x - y) * sp.log(1 - x - y))
+    z = 1 + 2 * sp.exp(-a)
+    m = maxi(f, (x, y), {x: 1 / z, y: sp.exp(-a) / z}, {x: OPEN, y: OPEN}, {a: sp.Interval(0, 3)},
+             over_where=(x + y < 1,), scope="local")
+    res = cert(m, solved=True)
+    assert res.verdict == "certified", res.reason
+    assert "spanning directions" in res.detail and "g'' < 0 along (1, 1) at the point" in res.detail
+
+
+def test_separable_saddle_and_flat_direction_are_not_certified():
+    # one direction curves up: a saddle, refuted by a nearby point
+    saddle = maxi(-(x - sp.Rational(1, 4)) ** 2 + a * (y - sp.Rational(1, 4)) ** 2, (x, y),
+                  {x: sp.Rational(1, 4), y: sp.Rational(1, 4)}, {x: OPEN, y: OPEN}, {a: sp.Interval(1, 2)},
+                  scope="local")
+    assert cert(saddle, solved=True).verdict != "certified"
+    assert verify(saddle, S).status == "refuted"
+    # curved along (1, 1) only: the directions do not span, the maximum is not strict
+    flat = maxi(-a * (x + y - sp.Rational(1, 2)) ** 2, (x, y), {x: sp.Rational(1, 4), y: sp.Rational(1, 4)},
+                {x: OPEN, y: OPEN}, {a: sp.Interval(1, 2)}, scope="local")
+    assert cert(flat, solved=True).verdict != "certified"
+
+
+def test_a_strict_local_maximum_with_a_basin_smaller_than_the_probes_is_not_refuted():
+    # -x^2 + 10^12 x^3 has a strict local maximum at 0, but rises again from x = 1e-12 on: the
+    # probes at 1e-9 .. 1e-3 do better, the Hessian -2 says the point is a strict maximum
+    m = maxi(-a * x ** 2 + 10 ** 12 * x ** 3, (x,), {x: 0}, {x: sp.Interval.open(-1, 1)}, {a: sp.Interval(1, 2)},
+             scope="local")
+    assert verify(m, S).status == "certified"
+
+
+def test_a_local_counterexample_says_why_the_point_is_not_a_local_maximum():
+    # a local minimum: the Hessian's positive eigenvalue
+    bad = maxi(a * x ** 2 - x ** 4 + y ** 2 * 0 - y ** 2, (x, y), {x: 0, y: 0},
+               {x: sp.Interval(-1, 1), y: sp.Interval(-1, 1)}, {a: sp.Interval(1, 2)}, scope="local")
+    res = verify(bad, S)
+    assert res.status == "refuted" and "positive eigenvalue" in res.counterexample["why"]
+    # not stationary: the gradient -1
+    slope = maxi(-(x - a) ** 2 - x, (x,), {x: a}, {x: sp.Interval(-2, 2)}, {a: sp.Interval(0, 1)}, scope="local")
+    res = verify(slope, S)
+    assert res.status == "refuted" and "gradient does not vanish" in res.counterexample["why"]
+
+
 # ------------------------------------------------------------------ roots
 def test_unique_root_with_poles_at_the_interval_ends():
     # b (x - r)/(x (1 - x)) = 1 on [0, 1] (Eq. (17) shape): the ends are poles, not roots

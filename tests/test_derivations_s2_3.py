@@ -176,6 +176,14 @@ def test_point_mass_not_maximiser_for_large_beta():
     assert_refuted(variant(orig, where=(m.beta > 8 / m.fa,)))
 
 
+def test_eq11_points_below_beta_2_need_not_be_local_maximisers():
+    """The claim is certified for beta >= 2 (each output's curvature -beta (2 pi_ref - pi)/pi^2 < 0);
+    the same statement down to beta = 1/10 is false: 2 pi_ref(o) < pi(o) once P_2(o) > beta/2."""
+    orig = claim("stationary-eq11-local-maximiser-g2")
+    assert verify(orig).status == "certified"
+    assert_refuted(variant(orig, domain={**orig.domain.sets, m.beta: sp.Interval(sp.Rational(1, 10), 2)}))
+
+
 def test_eq11_points_are_not_global_maximisers():
     """Observation: (11) is only necessary; an interior solution can lose to a far-away policy
     of J(. | pi_old = pi*), even with beta >= 2 (a rarely sampled output carries little penalty)."""

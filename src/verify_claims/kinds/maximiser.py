@@ -101,6 +101,10 @@ class MaximiserKind(Kind):
                         compared += 1
                         continue  # clearly worse than the claimed point, in doubles
                     cx = _does_better(ev, params, pt, star, fstar, q, wrt, settings)
+                    if cx is not None and claim.scope == "local":
+                        cx = _vet_local(claim, settings, pt, cx)
+                        if cx is None:  # a strict local maximum; the rival lies outside its basin
+                            break
                     if cx is not None:
                         return NumericOutcome("counterexample", {"parameter_points": len(pts)}, cx,
                                               witness={"point": pt, "better": q})
@@ -184,7 +188,9 @@ class MaximiserKind(Kind):
             par, star, fstar = got
             with mpmath.workdps(dps):
                 q = {**par, **{v: star[v] + pt[("offset", v)] for v in wrt}}
-            return better_at(par, star, fstar, q)
+            got = better_at(par, star, fstar, q)
+            # a local claim: a rival outside the basin of a strict local maximum is no counterexample
+            return _vet_local(claim, settings, par, got) if got is not None and claim.scope == "local" else got
 
         def does_better_exactly(point, rival):
             par = {s_: point[s_] for s_ in params}
@@ -344,6 +350,74 @@ def _claimed(ev, star, wrt, settings) -> dict:
 def _infeasible_cx(params, pt, star, wrt) -> dict:
     return {"type": "claimed maximiser is infeasible", "point": point_repr(params, pt),
             **{str(v): fmt(star[v]) for v in wrt}}
+
+
+def _local_derivatives(claim):
+    """Gradient and Hessian of the objective, for telling a strict local maximum from a point
+    that is not one (None for an objective without derivatives: Piecewise, Max, ...)."""
+    def build():
+        f, wrt = objective(claim), list(claim.wrt)
+        if nonsmooth(f):
+            return None
+        exprs = {f"at[{v}]": claim.at[v] for v in wrt}
+        exprs.update({f"g[{i}]": sp.diff(f, v) for i, v in enumerate(wrt)})
+        hess = sp.hessian(f, wrt)
+        exprs.update({f"h[{i},{j}]": hess[i, j] for i in range(len(wrt)) for j in range(i, len(wrt))})
+        return exprs
+    return derived(claim, "local derivatives", build)
+
+
+def _vet_local(claim, settings, pt, cx):
+    """A rival that does better at a finite distance refutes a *local* maximum only if the
+    point is not a strict one.  The basin of a strict local maximum can be far smaller than
+    the probes (pi_a = 1e-10 in stationary-eq11-local-maximiser-g2: the objective rises
+    again from 1e-20 away).  So the derivatives decide, each the same at p and at 2p + 10
+    digits: a gradient that does not vanish, or a positive Hessian eigenvalue, keeps the
+    counterexample (and says so); a vanishing gradient with a negative definite Hessian is a
+    strict local maximum, and the rival is dropped (None).  Anything else (derivatives not
+    available, a singular Hessian) keeps the counterexample: the numbers saw no basin."""
+    exprs = _local_derivatives(claim)
+    if exprs is None:
+        return cx
+    wrt, params = list(claim.wrt), claim.domain.symbols()
+    n = len(wrt)
+    ev = derived(claim, "local derivatives evaluator",
+                 lambda: Evaluator(params + tuple(wrt), exprs, settings.precision, domain=claim.domain))
+    base = {s_: _as_mpf(pt[s_], ev.high + 20) for s_ in params}
+
+    def at(dps):
+        star = dict(base)
+        for v in wrt:
+            star[v] = mpmath.mpf(0)
+        for v in wrt:
+            star[v] = ev.at(f"at[{v}]", dict(star), dps + 20)
+        g = [ev.at(f"g[{i}]", star, dps) for i in range(n)]
+        h = mpmath.matrix(n, n)
+        for i in range(n):
+            for j in range(i, n):
+                h[i, j] = h[j, i] = ev.at(f"h[{i},{j}]", star, dps)
+        with mpmath.workdps(dps):
+            eig = sorted(mpmath.eigsy(h)[0]) if n > 1 else [h[0, 0]]
+        return g, eig
+
+    try:
+        (g_p, e_p), (g_h, e_h) = at(settings.precision), at(ev.high)
+    except (Undefined, ZeroDivisionError, ValueError):
+        return cx
+
+    def stable(a, b):  # the same value at both precisions (not rounding noise), and not 0
+        with mpmath.workdps(ev.high):
+            return b != 0 and abs(a - b) <= abs(b) * mpmath.mpf(10) ** (-settings.precision // 3)
+
+    moving = [i for i in range(n) if stable(g_p[i], g_h[i])]
+    if moving:
+        return {**cx, "why": "the gradient does not vanish at the claimed point: "
+                + ", ".join(f"d/d{wrt[i]} = {fmt(g_h[i])}" for i in moving)}
+    if stable(e_p[-1], e_h[-1]) and e_h[-1] > 0:
+        return {**cx, "why": f"the Hessian at the claimed point has the positive eigenvalue {fmt(e_h[-1])}"}
+    if all(stable(a, b) and b < 0 for a, b in zip(e_p, e_h)):
+        return None
+    return cx
 
 
 def _does_better(ev, params, pt, star, fstar, q, wrt, settings):
@@ -563,6 +637,7 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
             used.append("symbolic")
         hess = sp.hessian(f, wrt)
         wants = ["negative" if k % 2 else "positive" for k in range(1, len(wrt) + 1)]
+        whole = None
         if claim.scope == "global":
             convex = all(is_linear(r.lhs - r.rhs, wrt) for r in feas.where)
             if not convex:
@@ -572,6 +647,41 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
             # itself defined on the feasible set (log x has the derivative 1/x also at x < 0)
             if not defined(f, whole, max(0.5, (deadline - time.process_time()) / 6), trace, at="B: f defined"):
                 raise _Stop("the objective is not shown defined on the whole feasible set")
+        route = "B" if whole is not None else "C"
+        # Hessian = sum_k g_k'' l_k l_k^T when f = sum_k g_k(l_k . y) + affine: negative definite
+        # where every g_k'' < 0 and the l_k span.  One goal per direction instead of the leading
+        # minors, whose products of terms can touch 0 on the boundary of the parameter box
+        # (stationary-eq11-local-maximiser-g2: minor 2 undecided, each g_k'' a small rational goal)
+        sep = separable(f, wrt) if len(wrt) >= 2 else None
+        sep_point = trace.point("maximiser second order") if trace is not None else None
+        if sep is not None and spanning([d for d, _ in sep[0]], len(wrt)) and \
+                (trace is None or "separable" in trace.options(sep_point, ["separable"])):
+            n_rec, n_used = len(records), len(used)
+            # the minors keep half of what is left if this fails
+            until = time.process_time() + (deadline - time.process_time()) / 2
+            (pieces, u) = sep
+            try:
+                for d, g in pieces:
+                    line = sum(c * w for c, w in zip(d, wrt))
+                    g2 = sp.diff(g, u, 2)
+                    if whole is not None:
+                        need(Goal(g2.xreplace({u: line}), "negative", whole,
+                                  f"g'' < 0 along ({', '.join(map(str, d))}) on the feasible set"), until=until)
+                    else:
+                        need(Goal(g2.xreplace({u: substitute(line, at)}), "negative", claim.domain,
+                                  f"g'' < 0 along ({', '.join(map(str, d))}) at the point"), until=until)
+                if trace is not None:
+                    trace.won(sep_point, "separable")
+                dirs = ", ".join("(" + ", ".join(map(str, d)) + ")" for d, _ in pieces)
+                what = ("strictly concave on the convex feasible set: the global maximiser" if whole is not None
+                        else "negative definite at the point: a strict local maximiser")
+                return done_route(route, f"route {route}: zero gradient; f = sum_k g_k(l_k . y) + affine along the "
+                                         f"spanning directions {dirs}, each g_k'' < 0, so the Hessian sum_k g_k'' "
+                                         f"l_k l_k^T is {what}")
+            except _Stop as stop:
+                why.append(f"route {route}, separable second order: {stop}")
+                del records[n_rec:], used[n_used:]
+        if whole is not None:
             for k, w in zip(range(1, len(wrt) + 1), wants):
                 need(Goal(leading_minor(hess, k), w, whole, f"leading minor {k} of the Hessian {w} on the "
                           "feasible set"))
@@ -674,6 +784,114 @@ def _through_one_argument(g, x, e, domain):
             continue
         return big, w_, sp.S.Zero, "+", f"the branch is G(w) for w = {short(arg, 60)} -> 0+ (w > 0 inside): "
     raise _Stop(f"continuity at {x} = {e}: the Piecewise depends on parameters (not shown)")
+
+
+def _affine_parts(e, wrt):
+    """(coefficient vector, constant) when e is affine in wrt with coefficients free of wrt, else None
+    (structurally, without building a polynomial: the objectives are large)."""
+    def lin(e):
+        if not e.has(*wrt):
+            return {}, e
+        if e in wrt:
+            return {e: sp.S.One}, sp.S.Zero
+        if isinstance(e, sp.Add):
+            co, c0 = {}, []
+            for a in e.args:
+                r = lin(a)
+                if r is None:
+                    return None
+                for w, v in r[0].items():
+                    co[w] = co.get(w, 0) + v
+                c0.append(r[1])
+            return co, sp.Add(*c0)
+        if isinstance(e, sp.Mul):
+            var = [a for a in e.args if a.has(*wrt)]
+            if len(var) != 1:
+                return None
+            r = lin(var[0])
+            if r is None:
+                return None
+            k = sp.Mul(*[a for a in e.args if not a.has(*wrt)])
+            return {w: k * v for w, v in r[0].items()}, k * r[1]
+        return None
+    if not e.has(*wrt):
+        return None
+    r = lin(e)
+    if r is None:
+        return None
+    co, c0 = r
+    coeffs = [sp.S(co.get(w, 0)) for w in wrt]
+    if all(c == 0 for c in coeffs):
+        return None
+    return coeffs, c0
+
+
+def _terms(f, wrt):
+    """f as a sum of terms, constant factors distributed over sums that hold wrt."""
+    if isinstance(f, sp.Add):
+        for a in f.args:
+            yield from _terms(a, wrt)
+        return
+    if isinstance(f, sp.Mul):
+        const = [a for a in f.args if not a.has(*wrt)]
+        var = [a for a in f.args if a.has(*wrt)]
+        if len(var) == 1 and isinstance(var[0], sp.Add):
+            c = sp.Mul(*const)
+            for t in _terms(var[0], wrt):
+                yield c * t
+            return
+    yield f
+
+
+def separable(f, wrt):
+    """f = sum_k g_k(l_k . y) + (affine in y), the l_k distinct rational directions: returns
+    ([(l_k, g_k(u))], u), u a fresh symbol, or None when f is not of that form.
+
+    The objectives over a simplex (Sections 1.3, 2.3 and 3) are of this form: each output's
+    term depends on its own probability y_o, the last one on 1 - sum y.  Then the Hessian is
+    exactly sum_k g_k''(l_k . y) l_k l_k^T, whose sign is decided by the g_k'' alone."""
+    wrt = list(wrt)
+    groups = {}   # direction (tuple) -> sum of g's
+    u = sp.Dummy("u")
+    for t in _terms(f, wrt):
+        if not t.has(*wrt):
+            continue
+        forms = {}
+        def walk(e):
+            if not e.has(*wrt):
+                return
+            ap = _affine_parts(e, wrt) if (e.is_Add or e.is_Mul or e.is_Symbol) else None
+            if ap is not None:
+                forms[e] = ap
+                return
+            for a in e.args:
+                walk(a)
+        if _affine_parts(t, wrt) is not None:
+            continue  # affine: no curvature
+        walk(t)
+        if not forms:
+            return None
+        dirs = {}
+        for e, (coeffs, const) in forms.items():
+            lead = next(c for c in coeffs if c != 0)
+            d = tuple(sp.cancel(c / lead) for c in coeffs)
+            if not all(x.is_Rational for x in d):
+                return None
+            dirs.setdefault(d, []).append((e, lead, const))
+        if len(dirs) != 1:
+            return None
+        (d, occ), = dirs.items()
+        # e = lead * (d . y) + const  ->  lead * u + const
+        g = t.xreplace({e: lead * u + const for e, lead, const in occ})
+        if g.has(*wrt):
+            return None
+        groups[d] = groups.get(d, 0) + g
+    return [(d, g) for d, g in groups.items()], u
+
+
+def spanning(directions, n) -> bool:
+    """The rational directions span R^n."""
+    return sp.Matrix([list(d) for d in directions]).rank() == n
 
 
 def leading_minor(hess, k):
