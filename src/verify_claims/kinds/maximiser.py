@@ -381,7 +381,7 @@ def _vet_local(claim, settings, pt, cx):
         return cx
     wrt, params = list(claim.wrt), claim.domain.symbols()
     n = len(wrt)
-    ev = derived(claim, "local derivatives evaluator",
+    ev = derived(claim, f"local derivatives evaluator at {settings.precision} digits",
                  lambda: Evaluator(params + tuple(wrt), exprs, settings.precision, domain=claim.domain))
     base = {s_: _as_mpf(pt[s_], ev.high + 20) for s_ in params}
 
@@ -402,8 +402,8 @@ def _vet_local(claim, settings, pt, cx):
 
     try:
         (g_p, e_p), (g_h, e_h) = at(settings.precision), at(ev.high)
-    except (Undefined, ZeroDivisionError, ValueError):
-        return cx
+    except (Undefined, ArithmeticError, ValueError, mpmath.libmp.NoConvergence):
+        return cx  # derivatives not available here: the rival's verdict stands, as before
 
     def stable(a, b):  # the same value at both precisions (not rounding noise), and not 0
         with mpmath.workdps(ev.high):
