@@ -53,3 +53,18 @@ def write_modules(tmp_path):
         return d
 
     return write
+
+
+# The longest tests start first: the suite runs on every core (pytest-xdist), and a long test
+# picked up last keeps one worker busy while the others idle.  Collection order otherwise.
+_LONG_FIRST = ("test_bundled_paper.py", "test_load_independence.py", "test_hardening.py",
+               "test_report_browser.py", "test_pytest_plugin.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item):
+        name = item.path.name
+        if name in _LONG_FIRST:
+            return _LONG_FIRST.index(name)
+        return len(_LONG_FIRST) + (0 if item.get_closest_marker("slow") else 1)
+    items.sort(key=rank)
