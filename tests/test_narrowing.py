@@ -18,6 +18,9 @@ from verify_claims.report.inventory import render_inventory
 from verify_claims.run.collect import load_derivations
 from verify_claims.run.keys import declaration_key
 
+# its module-scoped fixture runs once: one xdist worker takes the whole module
+pytestmark = pytest.mark.xdist_group("test_narrowing")
+
 ROOT = Path(__file__).resolve().parents[1]
 x, beta, G = sp.symbols("x beta G", positive=True)
 HOSTILE = r"<script>alert(1)</script> & 100% $\beta > 0$ #1 ~ ^ \input{evil} {braces}"

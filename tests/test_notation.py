@@ -28,6 +28,9 @@ from verify_claims.report.tex import math_ascii, render_latex  # noqa: E402
 from verify_claims.report.view import rich_text, wrap_math  # noqa: E402
 from verify_claims.run.keys import declaration_key  # noqa: E402
 
+# its module-scoped fixture runs once: one xdist worker takes the whole module
+pytestmark = pytest.mark.xdist_group("test_notation")
+
 MODULE = textwrap.dedent(r'''
     """Section 9: notation."""
     import sympy as sp

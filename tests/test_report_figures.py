@@ -13,6 +13,9 @@ from verify_claims.report.figures import compute_figure, figure_svg
 from verify_claims.run.collect import load_derivations
 from verify_claims.report.html import render_html
 
+# its module-scoped fixture runs once: one xdist worker takes the whole module
+pytestmark = pytest.mark.xdist_group("test_report_figures")
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -23,6 +23,9 @@ from verify_claims.report.html import render_html  # noqa: E402
 from verify_claims.report.tex import latex_escape, render_latex  # noqa: E402
 from verify_claims.report.view import prepare, safe_math  # noqa: E402
 
+# its module-scoped fixture runs once: one xdist worker takes the whole module
+pytestmark = pytest.mark.xdist_group("test_report_render")
+
 IDS = ["square-expands", "square-drops-cross-term", "square-bound", "failing-claim"]
 
 
