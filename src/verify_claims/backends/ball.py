@@ -604,6 +604,7 @@ def _reductions(goal, e, deadline, replay=None, logit=True):
     # e > 0 (>= 0) where W > 0 (W >= 0): e - c W >= 0 suffices, for c = 1 or a positive
     # parameter of the domain (Appendix B.2: Phi' = beta h against min h, so c = beta)
     scales = [sp.S.One] + [s for s in sorted(dom.sets, key=str) if e.has(s) and _positive_coordinate(dom.sets[s])]
+    bounds = []
     for i, w in enumerate(dom.where):
         if not isinstance(w, (sp.StrictGreaterThan, sp.GreaterThan, sp.StrictLessThan, sp.LessThan)):
             continue
@@ -617,14 +618,21 @@ def _reductions(goal, e, deadline, replay=None, logit=True):
             if replay is not None and not replay.startswith(tag):
                 continue
             diff = _normal_form(e - c * lower, rest, deadline)
-            if not diff.free_symbols or deadline - time.process_time() < 0.2:
-                continue
-            sub = _touching(diff, "nonnegative", rest, deadline, replay=replay.split(": ", 1)[1] if replay else None)
-            if sub is not None and sub[0].verdict == "holds":
-                scaled = "" if c == 1 else f"{c} * "
-                return (Decision("holds", f"ball, the where relation {w} as a lower bound (e - {scaled}({lower}) >= 0,"
-                                 f"{'' if c == 1 else f' {c} > 0'}): " + sub[0].detail, boxes=sub[0].boxes,
-                                 depth=sub[0].depth), f"{tag} {sub[1]}")
+            if diff.free_symbols:
+                bounds.append((w, lower, c, tag, rest, diff))
+    # the bound that cancels the most first (Appendix B.2: Phi' - beta min h loses pi_ref
+    # altogether, Phi' - min h keeps it and fails after 3 s of touching-curve search); a
+    # failing attempt can use the rest of the slice, so the likeliest goes first
+    bounds.sort(key=lambda b: (len(b[5].free_symbols), sp.count_ops(b[5])))
+    for w, lower, c, tag, rest, diff in bounds:
+        if deadline - time.process_time() < 0.2:
+            break
+        sub = _touching(diff, "nonnegative", rest, deadline, replay=replay.split(": ", 1)[1] if replay else None)
+        if sub is not None and sub[0].verdict == "holds":
+            scaled = "" if c == 1 else f"{c} * "
+            return (Decision("holds", f"ball, the where relation {w} as a lower bound (e - {scaled}({lower}) >= 0,"
+                             f"{'' if c == 1 else f' {c} > 0'}): " + sub[0].detail, boxes=sub[0].boxes,
+                             depth=sub[0].depth), f"{tag} {sub[1]}")
     if replay is not None and not replay.startswith(("touching ", "logistic ")):
         return None
     sub = _touching(e, want, dom, deadline, plain=False, replay=replay)
