@@ -1032,16 +1032,18 @@ def facts_with_ends(domain, rep):
     return Facts.from_relations(ends, rep) if len(ends) > len(domain.where) else None
 
 
-def zero_with_ends(e, domain, rep, trace=None, at: str = "zero, with the ends"):
-    """The exp/log normal form's zero test once more, with the intervals' ends as facts
-    (facts_with_ends): the name of the strategy that proved e = 0, or None."""
-    if not _transcendental(e):
-        return None
+def zero_by_then_ends(e, facts, domain, rep, trace=None, at: str = "zero"):
+    """zero_by(e, facts), and if that fails the exp/log normal form's zero test once more with
+    the intervals' ends as facts (facts_with_ends; decision point `at`, with the ends):
+    (the name of the strategy that proved e = 0, or None; the residual of the first try)."""
+    how, residual = zero_by(e, facts, trace, at=at)
+    if how or not _transcendental(e):
+        return how, residual
     ends = facts_with_ends(domain, rep)
     if ends is None:
-        return None
-    how = zero_by(e, ends, trace, at=at, strategies=_EXP_LOG_NAMES)[0]
-    return f"{how}; with the intervals' ends" if how else None
+        return None, residual
+    how = zero_by(e, ends, trace, at=at + ", with the ends", strategies=_EXP_LOG_NAMES)[0]
+    return (f"{how}; with the intervals' ends" if how else None), residual
 
 
 def assume(claim, extra: Domain | None = None):

@@ -17,7 +17,7 @@ from ..backends.numeric import (SCREEN_MARGIN, Evaluator, NumericOutcome, Undefi
                                 point_repr, residual_of, sample_points, tol, undefined_cx)
 from ..backends.sampling import contains, in_interval
 from ..backends.symbolic import (CERTIFIED, PROVED, ProofOutcome, assume, facts_with_ends, prove_sign, short, weakest,
-                                 zero_by, zero_with_ends)
+                                 zero_by_then_ends)
 from ..model.domain import Domain
 from .base import Kind, exactly_nonzero, point_target, start_point
 
@@ -141,16 +141,13 @@ class ChainKind(Kind):
             prev, cur = claim.steps[i - 1], claim.steps[i]
             p, c = residual_of(prev.expr).xreplace(rep), residual_of(cur.expr).xreplace(rep)
             if cur.relation == "equals":
-                how, res = zero_by(c - p, facts, ctx.trace, at=f"step {i + 1}")
-                how = how or zero_with_ends(c - p, claim.domain, rep, ctx.trace, at=f"step {i + 1}, with the ends")
+                how, res = zero_by_then_ends(c - p, facts, claim.domain, rep, ctx.trace, at=f"step {i + 1}")
                 ok = PROVED if how else None
                 note = {"step": i + 1, "strategy": how, "residual": "0" if how else short(res)}
             else:
                 m = cur.multiply_by
                 m = sp.cancel(c / p) if m is None else sp.sympify(m).xreplace(rep)
-                how, res = zero_by(c - m * p, facts, ctx.trace, at=f"step {i + 1}")
-                how = how or zero_with_ends(c - m * p, claim.domain, rep, ctx.trace,
-                                            at=f"step {i + 1}, with the ends")
+                how, res = zero_by_then_ends(c - m * p, facts, claim.domain, rep, ctx.trace, at=f"step {i + 1}")
                 ok = PROVED if how else None
                 # residual = m * previous shows "previous = 0 => this = 0" only where m is
                 # finite: a denominator vanishing on the previous equation's solutions

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..backends.instances import instances
 from ..backends.numeric import Evaluator, check_equal, sample_points
 from ..backends.symbolic import (PROVED, ProofOutcome, assume, polynomial_identically_zero, short, zero_by,
-                                 zero_with_ends)
+                                 zero_by_then_ends)
 from .base import Kind, exactly_nonzero, point_target, start_point
 
 
@@ -40,10 +40,8 @@ class IdentityKind(Kind):
             return _prove_instances(claim, split, ctx)
         rep, facts = assume(claim)
         e = claim.lhs.xreplace(rep) - claim.rhs.xreplace(rep)
-        how, residual = zero_by(e, facts, ctx.trace, at="lhs - rhs")
-        if not how:
-            # log((x - 1)/(r - 1)) splits only where the signs of x - 1 and r - 1 are known
-            how = zero_with_ends(e, claim.domain, rep, ctx.trace, at="lhs - rhs, with the ends")
+        # log((x - 1)/(r - 1)) splits only where the signs of x - 1 and r - 1 are known: the ends
+        how, residual = zero_by_then_ends(e, facts, claim.domain, rep, ctx.trace, at="lhs - rhs")
         if how:
             return ProofOutcome(PROVED, f"sympy ({how})", {"residual": "0", "strategy": how})
         return ProofOutcome(None, "sympy", {"residual": short(residual)})

@@ -573,24 +573,10 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
         try:
             x, v, iv = wrt[0], at[wrt[0]], feas.sets[wrt[0]]
             if ends:
-                # f is the smooth branch on the open interval, and continuous on the closed one:
-                # its terms outside the Piecewise defined on the whole closed interval, each
-                # Piecewise's branch defined inside and tending to its value at the end
+                # f is the smooth branch on the open interval, and continuous on the closed one
                 whole = Domain({**params, x: iv}, tuple(claim.domain.where))
-                rest = f.xreplace({pw: 0 for pw in f.atoms(sp.Piecewise)})
-                if not defined(rest, whole, max(0.5, (deadline - time.process_time()) / 6), trace,
-                               at="A: f outside its Piecewise defined"):
-                    raise _Stop("the objective's terms outside its Piecewise are not shown defined on the whole "
-                                "feasible interval")
-                for pw, end_side in ends:
-                    # the branch is the function everywhere but at its own end (also at the other
-                    # end of the interval, when that is closed)
-                    if not defined(pw.args[1].expr, Domain({**params, x: without_end(iv, end_side)},
-                                                           tuple(claim.domain.where)),
-                                   max(0.5, (deadline - time.process_time()) / 6), trace,
-                                   at="A: Piecewise branch defined inside"):
-                        raise _Stop("a Piecewise branch is not shown defined inside the feasible interval")
-                    records.append(_continuity_at_end(pw, x, end_side, whole))
+                for r in piecewise_ends_continuous(f, x, whole, ends, deadline, trace, label="A: "):
+                    records.append(r)
                     used.append("symbolic")
             else:
                 whole = Domain({**params, x: iv}, tuple(claim.domain.where))
@@ -728,6 +714,28 @@ def removable_at_ends(f, wrt, feas):
     if nonsmooth(g):
         return None
     return g, ends
+
+
+def piecewise_ends_continuous(f, x, whole, ends, deadline, trace=None, label="") -> list:
+    """f, whose Piecewise pieces `ends` (removable_at_ends) only fix its value at closed ends of
+    x's interval, is continuous on the closed interval of `whole`: its terms outside the
+    Piecewise are defined on all of it, each piece's branch is defined everywhere but at its
+    own end (also at the other end, when that is closed) and tends to the piece's value there.
+    The continuity records, or _Stop naming what was not shown.  `label` prefixes the trace's
+    decision points (a maximiser's route A)."""
+    iv = whole.sets[x]
+    rest = f.xreplace({pw: 0 for pw, _ in ends})
+    if not defined(rest, whole, max(0.5, (deadline - time.process_time()) / 6), trace,
+                   at=label + "f outside its Piecewise defined"):
+        raise _Stop("the terms outside the Piecewise are not shown defined on the whole interval")
+    records = []
+    for pw, side in ends:
+        part = Domain({**whole.sets, x: without_end(iv, side)}, tuple(whole.where))
+        if not defined(pw.args[1].expr, part, max(0.5, (deadline - time.process_time()) / 6), trace,
+                       at=label + "Piecewise branch defined inside"):
+            raise _Stop("the Piecewise's branch is not shown defined inside the interval")
+        records.append(_continuity_at_end(pw, x, side, whole))
+    return records
 
 
 def without_end(iv, side):

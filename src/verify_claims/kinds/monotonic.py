@@ -210,7 +210,7 @@ class MonotonicKind(Kind):
                      curve=curve)]
 
     def certify(self, claim, ctx, proof, numeric, budget):
-        from .maximiser import _Stop, _continuity_at_end, removable_at_ends, without_end
+        from .maximiser import _Stop, piecewise_ends_continuous, removable_at_ends
         expr, ends = claim.expr, []
         x = claim.var
         if nonsmooth(claim.expr):
@@ -231,22 +231,11 @@ class MonotonicKind(Kind):
                     return ("could not show the function defined on the whole interval (needed for the mean value "
                             "theorem)")
                 return None
-            # with a Piecewise at an end: the terms outside it defined on the closed interval,
-            # its branch defined inside, and the branch tending to the Piecewise's value at the end
-            rest = claim.expr.xreplace({pw: 0 for pw, _ in ends})
-            if not defined(rest, claim.domain, max(0.5, (deadline - time.process_time()) / 6), ctx.trace,
-                           at="f outside its Piecewise defined"):
-                return "could not show the terms outside the Piecewise defined on the whole interval"
-            for pw, side in ends:
-                # the branch is f everywhere but at its own end (also at a closed other end)
-                part = Domain({**claim.domain.sets, x: without_end(claim.domain.sets[x], side)}, claim.domain.where)
-                if not defined(pw.args[1].expr, part, max(0.5, (deadline - time.process_time()) / 6), ctx.trace,
-                               at="Piecewise branch defined inside"):
-                    return "could not show the Piecewise's branch defined inside the interval"
-                try:
-                    continuity.append(_continuity_at_end(pw, x, side, claim.domain))
-                except _Stop as stop:
-                    return str(stop)
+            # with a Piecewise at an end: continuous on the closed interval
+            try:
+                continuity.extend(piecewise_ends_continuous(claim.expr, x, claim.domain, ends, deadline, ctx.trace))
+            except _Stop as stop:
+                return str(stop)
             return None
 
         cert = certify_claim(claim, self.goals(claim, expr), recheck_monotonic(claim, ctx.settings), budget,

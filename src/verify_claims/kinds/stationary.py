@@ -8,7 +8,7 @@ import mpmath
 
 from ..backends.numeric import (SCREEN_EQUAL, Evaluator, NumericOutcome, Undefined, fmt, point_repr,
                                 sample_points, tol, undefined_cx)
-from ..backends.symbolic import PROVED, ProofOutcome, assume, short, zero_by, zero_with_ends
+from ..backends.symbolic import PROVED, ProofOutcome, assume, short, zero_by_then_ends
 from ..model.claims import substitute
 from ..backends.shrink import exact_sign
 from .base import Kind, derived, objective_gradient, point_target, start_point
@@ -89,8 +89,7 @@ class StationaryKind(Kind):
         out = []
         for i, r in enumerate(residuals_at(claim)):
             r = r.xreplace(rep)
-            how, res = zero_by(r, facts, ctx.trace, at=f"residual[{i}]")
-            how = how or zero_with_ends(r, claim.domain, rep, ctx.trace, at=f"residual[{i}], with the ends")
+            how, res = zero_by_then_ends(r, facts, claim.domain, rep, ctx.trace, at=f"residual[{i}]")
             if not how:
                 return ProofOutcome(None, "sympy", {"residual": short(res)})
             out.append(how)
