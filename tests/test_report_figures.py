@@ -265,3 +265,28 @@ def test_numeric_figure_declaration_errors(write_modules):
     causes = " | ".join(str(p) for p in loaded.problems)
     assert "needs a stationarity condition" in causes and "free symbols ['b']" in causes
     assert "is not the index of a curve" in causes
+
+
+# -- the overlay's root search --------------------------------------------------------------
+def test_roots_found_to_the_digits_asked_and_a_pole_is_not_a_root():
+    import mpmath
+    from verify_claims.report.figures import _roots
+    third = mpmath.mpf(1) / 3
+    F = lambda t: (t - third) * (t - mpmath.mpf("0.7")) / (t - mpmath.mpf("0.55"))  # noqa: E731
+    F_float = lambda t: (t - 1 / 3) * (t - 0.7) / (t - 0.55)  # noqa: E731
+    for ff in (None, F_float):
+        rs = _roots(F, 0, 1, 30, F_float=ff)
+        assert len(rs) == 2, rs  # the sign change across the pole at 0.55 is rejected
+        with mpmath.workdps(40):
+            assert abs(rs[0] - third) < mpmath.mpf(10) ** -29
+            assert abs(rs[1] - mpmath.mpf("0.7")) < mpmath.mpf(10) ** -29
+
+
+def test_roots_scan_falls_back_to_mpmath_where_doubles_cancel():
+    import mpmath
+    from verify_claims.report.figures import _roots
+    third = mpmath.mpf(1) / 3
+    # in doubles 1e17 + t - 1e17 is 0 for every t in (0, 1): no sign change would be seen
+    F_float = lambda t: (1e17 + t) - 1e17 - 1 / 3  # noqa: E731
+    rs = _roots(lambda t: t - third, 0, 1, 30, F_float=F_float)
+    assert len(rs) == 1 and abs(rs[0] - third) < mpmath.mpf(10) ** -29

@@ -2,7 +2,7 @@
 
 The engine (:func:`compute_figure`) samples the closed form for the
 curves and, at a few overlay abscissae, finds every root y of F in the open interval by
-sign-change scanning and bisection in mpmath -- never by evaluating the closed form -- so
+sign-change scanning and bracketed refinement in mpmath -- never by evaluating the closed form -- so
 the figure shows the closed form *and* an independent numerical solution on top of it.
 The largest |closed form - root| is reported; a figure whose points disagree (or whose
 stationarity condition has no root, or several, at an overlay abscissa) is flagged.
@@ -24,6 +24,7 @@ give the same bytes.
 from __future__ import annotations
 
 import io
+import math
 import re
 import time
 
@@ -43,11 +44,18 @@ def _label(curve: Curve) -> str:
                              for k, v in sorted(curve.params.items(), key=lambda kv: str(kv[0]))) + "$"
 
 
-def _roots(F, lo, hi, digits: int, scan: int = 64) -> list:
+def _roots(F, lo, hi, digits: int, scan: int = 64, F_float=None) -> list:
     """Every root of F in the open interval (lo, hi): sign changes on a scan grid (ends
-    pushed in by 1e-12), each refined by bisection to ~digits.  Points where F is not a
+    pushed in by 1e-12), each refined in mpmath to ~digits.  Points where F is not a
     finite real number are skipped, so poles do not pass for roots (a pole's sign change
-    is rejected below because |F| does not shrink there)."""
+    is rejected below because |F| does not shrink there).
+
+    `F_float` (F in machine doubles, optional) scans the grid cheaply: a grid value that is
+    not a finite double, or too close to 0 beside the grid's largest for its sign to be
+    trusted, is evaluated in mpmath instead, so the sign changes are mpmath's.  Each bracket
+    is then narrowed in mpmath by false position (Illinois), with a bisection step whenever
+    an end stalls: the bracket always holds the sign change, as with plain bisection, in a
+    fraction of the evaluations."""
     with mpmath.workdps(digits):
         lo, hi = mpmath.mpf(lo), mpmath.mpf(hi)
         eps = mpmath.mpf("1e-12")
@@ -65,8 +73,9 @@ def _roots(F, lo, hi, digits: int, scan: int = 64) -> list:
             v = mpmath.mpf(v)
             return v if mpmath.isfinite(v) else None
 
-        vals = [val(t) for t in grid]
+        vals = _scan(grid, val, F_float)
         roots = []
+        tol = (hi - lo) * mpmath.mpf(10) ** (-digits)
         for (a, fa), (b, fb) in zip(zip(grid, vals), zip(grid[1:], vals[1:])):
             if fa is None or fb is None:
                 continue
@@ -75,19 +84,9 @@ def _roots(F, lo, hi, digits: int, scan: int = 64) -> list:
                 continue
             if fb == 0 or (fa < 0) == (fb < 0):  # a zero at b is counted as the next pair's a
                 continue
-            for _ in range(int(digits * 3.4) + 8):  # halve the bracket to ~10^-digits
-                m = (a + b) / 2
-                fm = val(m)
-                if fm is None:
-                    break
-                if fm == 0:
-                    a = b = m
-                    break
-                if (fm < 0) == (fa < 0):
-                    a, fa = m, fm
-                else:
-                    b = m
-            r = (a + b) / 2
+            r = _narrow(val, a, fa, b, fb, tol, int(digits * 3.4) + 8)
+            if r is None:
+                continue
             fr = val(r)
             scale = max(abs(v) for v in vals if v is not None) or 1
             if fr is not None and abs(fr) <= scale * mpmath.mpf(10) ** (-digits // 3):
@@ -95,6 +94,83 @@ def _roots(F, lo, hi, digits: int, scan: int = 64) -> list:
         if vals[-1] == 0:
             roots.append(grid[-1])
         return roots
+
+
+def _scan(grid, val, F_float) -> list:
+    """val at every grid point; in doubles first where F_float is given (see _roots)."""
+    if F_float is None:
+        return [val(t) for t in grid]
+    floats = []
+    for t in grid:
+        try:
+            v = complex(F_float(float(t)))
+            v = v.real if abs(v.imag) <= 1e-12 * max(1.0, abs(v.real)) and math.isfinite(v.real) else None
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError, NameError):
+            v = None
+        floats.append(v)
+    sizes = sorted(abs(v) for v in floats if v is not None)
+    # a double's sign is trusted where the value is far above the rounding of a typical one
+    # (the median: poles at the ends make the largest meaningless as a scale)
+    trust = sizes[len(sizes) // 2] * 1e-9 if sizes else 0.0
+    n = len(grid) - 1
+    # the two ends (1e-12 inside the interval) in mpmath: 1 - t loses most of its digits there
+    out = [mpmath.mpf(v) if 0 < i < n and v is not None and abs(v) > trust else val(t)
+           for i, (t, v) in enumerate(zip(grid, floats))]
+    # doubles that cancel catastrophically can be wrong everywhere at once: a few points are
+    # compared with mpmath, and any disagreement puts the whole scan in mpmath
+    for i in (n // 4, n // 2, 3 * n // 4):
+        if floats[i] is None or abs(floats[i]) <= trust:
+            continue  # already evaluated in mpmath
+        exact = val(grid[i])
+        if exact is None or abs(out[i] - exact) > 1e-6 * abs(exact):
+            return [val(t) for t in grid]
+    return out
+
+
+def _narrow(val, a, fa, b, fb, tol, bisections: int):
+    """A point of [a, b] within tol of the sign change of val (fa, fb of opposite signs),
+    or None where val is undefined inside.  Illinois false position (an end left in place
+    twice has its value halved); whenever three steps have not halved the bracket, a
+    bisection step, so the bracket shrinks at least as fast as every third bisection."""
+    side = 0
+    since, width = 0, b - a
+    for _ in range(3 * bisections):
+        if b - a <= tol:
+            break
+        since += 1
+        if since > 3:  # false position crawled: halve the bracket as bisection would
+            m = (a + b) / 2
+        else:
+            m = (a * fb - b * fa) / (fb - fa)
+            if not a < m < b:
+                m = (a + b) / 2
+        fm = val(m)
+        if fm is None:
+            return None
+        if fm == 0:
+            return m
+        if (fm < 0) == (fa < 0):
+            a, fa = m, fm
+            if side == -1:
+                fb /= 2
+            side = -1
+        else:
+            b, fb = m, fm
+            if side == 1:
+                fa /= 2
+            side = 1
+        if b - a <= width / 2:
+            since, width = 0, b - a
+    return (a + b) / 2
+
+
+def _float_function(args, e):
+    """e as a function of args in machine doubles (Python's math module), or None where it
+    cannot be written so (the scan then runs in mpmath)."""
+    try:
+        return sp.lambdify(args, e, "math")
+    except Exception:  # noqa: BLE001 - only a faster path is lost
+        return None
 
 
 def _sample(f, xs, digits: int) -> list:
@@ -259,12 +335,14 @@ def compute_figure(fig: Figure, *, samples: int = 201, digits: int = 30) -> dict
         subs = {k: sp.nsimplify(v) for k, v in curve.params.items()}
         f = sp.lambdify(fig.x, fig.closed_form.subs(subs), "mpmath")
         F = sp.lambdify((fig.y, fig.x), fig.stationarity.subs(subs), "mpmath")
+        F_float = _float_function((fig.y, fig.x), fig.stationarity.subs(subs))
         ys = _sample(f, xs, digits)
         points = []
         cmax = 0.0
         for xv in fig.overlay:
             x = mpmath.mpf(str(xv)) if not isinstance(xv, sp.Basic) else mpmath.mpf(str(sp.N(xv, 40)))
-            rs = _roots(lambda t: F(t, x), ylo, yhi, digits)
+            rs = _roots(lambda t: F(t, x), ylo, yhi, digits,
+                        F_float=None if F_float is None else lambda t, xf=float(x): F_float(t, xf))
             with mpmath.workdps(digits):
                 try:
                     cf = f(x)
@@ -308,8 +386,9 @@ def compute_figure(fig: Figure, *, samples: int = 201, digits: int = 30) -> dict
         "closed_form": latex(fig.closed_form, fig.notation),
         "stationarity": latex(sp.Eq(fig.stationarity, 0), fig.notation),
         "method": (f"closed form sampled at {samples} points; at each overlay point every root of the "
-                   f"stationarity condition in ({ylo}, {yhi}) found by sign-change scan and bisection "
-                   f"in mpmath at {digits} digits"),
+                   f"stationarity condition in ({ylo}, {yhi}) found by a sign-change scan (in doubles, "
+                   f"signs too close to 0 for doubles in mpmath) and refined by safeguarded false "
+                   f"position in mpmath at {digits} digits"),
         "tolerance": TOLERANCE, "max_abs_diff": worst, "agrees": not problems,
         "problems": problems, "curves": curves,
         "seconds": round(time.perf_counter() - t0, 3),
