@@ -217,11 +217,15 @@ def test_a_publish_cut_short_is_completed_by_the_next_run(tmp_path):
 
 
 # --------------------------------------------------------- kills, signals, concurrency
-def _derivs(tmp_path, extra: dict | None = None) -> Path:
+def _derivs(tmp_path, extra: dict | None = None, *, paper_figures: bool = False) -> Path:
+    """The tiny paper (one figure); with `paper_figures`, also a copy of the paper's Figures 1-3
+    (several curves each: 1.5 s of CPU per run to compute and draw, so only where the
+    figures' own bytes are compared)."""
     d = tmp_path / "derivs"
     d.mkdir(exist_ok=True)
     (d / "s9_tiny.py").write_text(MODULE, encoding="utf-8")
-    shutil.copy(Path(__file__).resolve().parent / "_paper_figures_module.py", d / "paper_figures.py")
+    if paper_figures:
+        shutil.copy(Path(__file__).resolve().parent / "_paper_figures_module.py", d / "paper_figures.py")
     for name, text in (extra or {}).items():
         (d / name).write_text(text, encoding="utf-8")
     return d
@@ -472,7 +476,7 @@ def _without_timing(obj):
 
 
 def test_same_inputs_and_seed_give_the_same_bytes(tmp_path, cli_env):
-    d = _derivs(tmp_path)
+    d = _derivs(tmp_path, paper_figures=True)
     rdir = tmp_path / "r"
     copies = []
     for k in range(2):
