@@ -180,12 +180,14 @@ def test_pdf_has_one_graph_per_section_with_legible_labels(tmp_path):
     claims = CLAIMS + _wide_claims(40)
     write_latex(_report(claims), tmp_path)
     tex = (tmp_path / "report.tex").read_text(encoding="utf-8")
-    files = re.findall(r"\\includegraphics\[scale=([\d.]+)\]\{(figures/graph-[^}]*)\}", tex)
+    files = re.findall(r"\\includegraphics\[page=(\d+),scale=([\d.]+)\]\{(figures/graphs\.pdf)\}", tex)
     names = [g["name"] for g in G.section_graphs(claims, G.PDF_METRICS)]
     assert len(names) == 5 and len(files) >= len(names)
     for sec in names:
         assert f"\\bfseries {sec}}}" in tex, sec
-    assert all(float(s) == 1.0 for s, _ in files)  # drawn at their natural size
+    assert all(float(s) == 1.0 for _, s, _ in files)  # drawn at their natural size
+    # one file, each drawing a page of it, in order
+    assert [int(p) for p, _, _ in files] == list(range(1, len(files) + 1))
     pdf = build_pdf(tmp_path / "report.tex")
     labels = {line for g in G.section_graphs(claims, G.PDF_METRICS) for p in g["pages"]
               for n in p.nodes.values() for line in n.lines}

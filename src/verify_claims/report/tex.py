@@ -29,7 +29,7 @@ from ..atomic import write_text_atomic
 from ..children import die_with_parent
 from .artifacts import cached, cached_text, stable_report
 from .figures import figure_pdf
-from .graph import STATUS_COLOURS, graph_inputs, section_graphs_pdf
+from .graph import GRAPHS_PDF, STATUS_COLOURS, graph_inputs, section_graphs_pdf
 from .html import TEMPLATES
 from .view import display_latex, for_render, rich_text, safe_math, wrap_math
 
@@ -232,11 +232,11 @@ def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None,
         files[f["id"]] = name
     sections = []
     if report.get("claims"):  # one graph per paper section (a tall one cut into pages), drawn once per input
-        sections = json.loads(cached(cache, "graph section pdfs", graph_inputs(report["claims"]),
-                                     lambda: section_graphs_pdf(report["claims"])))
-        for g in sections:
-            for page in g["pages"]:
-                write_text_atomic(base64.b64decode(page.pop("pdf")), report_dir / page["file"], mode="wb")
+        graphs = json.loads(cached(cache, "graph section pdfs", graph_inputs(report["claims"]),
+                                   lambda: section_graphs_pdf(report["claims"])))
+        sections = graphs["sections"]
+        if sections:
+            write_text_atomic(base64.b64decode(graphs["pdf"]), report_dir / GRAPHS_PDF, mode="wb")
     stable, tokens = stable_report(report)
     text = cached_text(cache, "report tex", stable, tokens, {"note": figures_note, "files": files, "graphs": sections},
                        lambda: render_latex(stable, figure_files=files, graph_sections=sections,
