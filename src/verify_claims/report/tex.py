@@ -322,8 +322,10 @@ def _typeset(exe, tex_path, src_dir, timeout) -> bytes:
         env = dict(os.environ, openout_any="p", openin_any="p", SOURCE_DATE_EPOCH="0",
                    FORCE_SOURCE_DATE="1")
         for run in (1, 2):
+            # the first run only writes the .aux the second reads: -draftmode skips its PDF output
+            draft = ["-draftmode"] if run == 1 else []
             try:
-                proc = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
+                proc = subprocess.run([exe, *draft, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
                                        "report.tex"], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
                                       capture_output=True, text=True, errors="replace", timeout=timeout,
                                       preexec_fn=die_with_parent)
@@ -331,7 +333,7 @@ def _typeset(exe, tex_path, src_dir, timeout) -> bytes:
                 raise LatexError(f"pdflatex did not finish within {timeout:g} s on {tex_path.name}") from None
             log = (tmp / "report.log").read_text(errors="replace") if (tmp / "report.log").exists() \
                 else proc.stdout
-            if proc.returncode != 0 or not (tmp / "report.pdf").exists():
+            if proc.returncode != 0 or not (draft or (tmp / "report.pdf").exists()):
                 raise LatexError(f"pdflatex failed on {tex_path.name} (run {run}, exit {proc.returncode}):\n"
                                  + _log_excerpt(log, tex_path.read_text(encoding="utf-8", errors="replace")),
                                  log)
