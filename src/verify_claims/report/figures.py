@@ -131,10 +131,11 @@ def _narrow(val, a, fa, b, fb, tol, bisections: int):
     """A point of [a, b] within tol of the sign change of val (fa, fb of opposite signs),
     or None where val is undefined inside.  Illinois false position (an end left in place
     twice has its value halved); whenever three steps have not halved the bracket, a
-    bisection step, so the bracket shrinks at least as fast as every third bisection."""
+    bisection step, so every four steps halve it at least once: 4 * bisections steps narrow
+    it at least as far as `bisections` halvings."""
     side = 0
     since, width = 0, b - a
-    for _ in range(3 * bisections):
+    for _ in range(4 * bisections):
         if b - a <= tol:
             break
         since += 1
