@@ -201,6 +201,7 @@ def test_configuration_in_pyproject(tmp_path, monkeypatch, capsys):
         timeout = 30
         prover-budget = 5
         certify-budget = 6
+        wall-limit = 45
         html = false
         pdf = false
     '''))
@@ -210,6 +211,7 @@ def test_configuration_in_pyproject(tmp_path, monkeypatch, capsys):
     assert main(["--no-latex"]) == 0
     run = _claims(tmp_path / "out")["run"]
     assert (run["seed"], run["samples"], run["timeout"], run["jobs"]) == (7, 20, 30.0, 1)
+    assert run["wall_limit"] == 45.0
     assert run["derivations"] == str(d.resolve())
     assert not (tmp_path / "out" / "report.html").exists()
     assert main(["--no-latex", "--seed", "9"]) == 0          # the command line wins
@@ -218,6 +220,7 @@ def test_configuration_in_pyproject(tmp_path, monkeypatch, capsys):
     for bad, says in (('seeed = 7', "unknown key 'seeed' (did you mean 'seed'?)"),
                       ('jobs = "two"', "jobs must be an integer"),
                       ('timeout = -1', "timeout must be a positive, finite number"),
+                      ('wall-limit = 0', "wall-limit must be a positive, finite number of wall-clock seconds"),
                       ('derivations = 3', "derivations must be a path")):
         (tmp_path / "pyproject.toml").write_text(f"[tool.verify-claims]\n{bad}\n")
         assert main(["--no-latex"]) == ExitCode.USAGE
@@ -228,6 +231,8 @@ def test_configuration_in_pyproject(tmp_path, monkeypatch, capsys):
 def test_budget_options_are_validated(capsys):
     assert main(["--prover-budget", "0"]) == ExitCode.USAGE
     assert "budget must be a positive" in capsys.readouterr().err
+    assert main(["--wall-limit", "-3"]) == ExitCode.USAGE
+    assert "wall limit must be a positive, finite number of wall-clock seconds" in capsys.readouterr().err
 
 
 def test_ctrl_c_prints_the_summary_so_far_and_exits_interrupted(tmp_path, cli_env):

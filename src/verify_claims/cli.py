@@ -62,15 +62,19 @@ def _positive_int(name, lo, hi=None):
     return parse
 
 
-def _positive_float(s, what="timeout"):
+def _positive_float(s, what="timeout", unit="CPU seconds"):
     try:
         v = float(s)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{what} must be a number of seconds, got {s!r}")
     if not math.isfinite(v) or not 0 < v <= 1e6:
-        raise argparse.ArgumentTypeError(f"{what} must be a positive, finite number of CPU seconds, got {s} "
+        raise argparse.ArgumentTypeError(f"{what} must be a positive, finite number of {unit}, got {s} "
                                          "(a claim that needs longer can be given a larger one)")
     return v
+
+
+def _wall_seconds(s):
+    return _positive_float(s, what="wall limit", unit="wall-clock seconds")
 
 
 def _percent(s):
@@ -130,6 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_positive_float, default=d.timeout,
                    help=f"CPU seconds per claim before it is stopped (default {d.timeout:g}); the wall clock "
                         "is only a 10x safety net, so a loaded machine gives the same verdicts")
+    p.add_argument("--wall-limit", type=_wall_seconds, default=d.wall_limit, metavar="SECONDS",
+                   help="wall-clock seconds per claim before it is stopped even if it uses no CPU (it blocks, "
+                        "or waits on something); default 10 x --timeout, at least --timeout + 20 s")
     p.add_argument("--prover-budget", type=_budget, default=d.prover_budget, metavar="SECONDS",
                    help=f"CPU seconds of a claim's symbolic proof attempt (default {d.prover_budget:g}; at most "
                         "a third of --timeout)")
@@ -383,7 +390,7 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
 
     settings = Settings(seed=args.seed, samples=args.samples, precision=args.precision,
                         timeout=args.timeout, prover_budget=args.prover_budget,
-                        certify_budget=args.certify_budget)
+                        certify_budget=args.certify_budget, wall_limit=args.wall_limit)
     jobs = args.jobs or os.cpu_count() or 1
     options = RunOptions(derivations=ddir, settings=settings, jobs=jobs, only=tuple(args.only or ()),
                          store=store, recheck=args.recheck, certificates=not args.no_certificates,

@@ -8,6 +8,7 @@
     timeout = 60                     # CPU seconds per claim
     prover-budget = 20               # CPU seconds of the symbolic attempt
     certify-budget = 20              # CPU seconds of certification
+    wall-limit = 600                 # wall-clock seconds per claim (default 10 x timeout)
 
 The nearest pyproject.toml with such a table, from the working directory upwards (as
 pytest finds its configuration), is used; the command line overrides it.  An unknown key
@@ -44,12 +45,16 @@ def _int(lo, hi=None):
     return check
 
 
-def _seconds(v):
+def _seconds(v, unit="CPU seconds"):
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise TypeError(f"a number of CPU seconds, got {v!r}")
+        raise TypeError(f"a number of {unit}, got {v!r}")
     if not math.isfinite(v) or not 0 < v <= 1e6:
-        raise ValueError(f"a positive, finite number of CPU seconds, got {v}")
+        raise ValueError(f"a positive, finite number of {unit}, got {v}")
     return float(v)
+
+
+def _wall_seconds(v):
+    return _seconds(v, "wall-clock seconds")
 
 
 def _score(v):
@@ -84,6 +89,7 @@ KEYS = {
     "timeout": ("timeout", _seconds),
     "prover-budget": ("prover_budget", _seconds),
     "certify-budget": ("certify_budget", _seconds),
+    "wall-limit": ("wall_limit", _wall_seconds),
     "pdf": ("pdf", _bool),
     "html": ("html", _bool),
     "mutate": ("mutate", _bool),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import json
 from collections import Counter
 from pathlib import Path
@@ -116,6 +118,13 @@ def certification_summary(results) -> dict:
                               for r in mine if r.status in ("checked", "undecided")]}
 
 
+def _wall_limit(settings):
+    """The wall-clock net per claim in seconds (None: no limit)."""
+    from ..run.schedule import wall_limit
+    w = wall_limit(settings)
+    return w if math.isfinite(w) else None
+
+
 def build_report(results, problems, settings, *, derivations: str, seconds: float, exit_code: int,
                  jobs: int, started: str, uncheckable=(), figures=None, store=None) -> dict:
     counts = Counter(r.status for r in results)
@@ -127,6 +136,7 @@ def build_report(results, problems, settings, *, derivations: str, seconds: floa
             "samples": settings.samples,
             "precision": settings.precision,
             "timeout": settings.timeout,
+            "wall_limit": _wall_limit(settings),
             "jobs": jobs,
             "derivations": derivations,
             "started": started,

@@ -22,6 +22,9 @@ class Settings:
     # proof that succeeds on a quiet machine, so a verdict does not depend on the load.
     prover_budget: float = 20.0  # the symbolic attempt (at most a third of the timeout)
     certify_budget: float = 20.0  # certification (SMT, intervals; at most a third of the timeout)
+    # the wall-clock safety net per claim, for a claim that blocks without computing; None:
+    # ten times the timeout, at least the timeout + 20 s (run.schedule.wall_limit)
+    wall_limit: float | None = None
 
     def symbolic_budget(self) -> float:
         return min(self.prover_budget, self.timeout / 3)
@@ -32,4 +35,5 @@ class Settings:
     def key(self) -> str:
         """The settings that can change a verdict, as one string (part of store keys)."""
         return (f"seed={self.seed}|samples={self.samples}|precision={self.precision}|timeout={self.timeout:g}|"
-                f"prover={self.prover_budget:g}|certify={self.certify_budget:g}")
+                f"prover={self.prover_budget:g}|certify={self.certify_budget:g}"
+                + ("" if self.wall_limit is None else f"|wall={self.wall_limit:g}"))
