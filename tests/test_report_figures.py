@@ -290,3 +290,39 @@ def test_roots_scan_falls_back_to_mpmath_where_doubles_cancel():
     F_float = lambda t: (1e17 + t) - 1e17 - 1 / 3  # noqa: E731
     rs = _roots(lambda t: t - third, 0, 1, 30, F_float=F_float)
     assert len(rs) == 1 and abs(rs[0] - third) < mpmath.mpf(10) ** -29
+
+
+def test_a_figure_is_drawn_from_the_store_when_only_its_timing_differs(paper_figures, tmp_path, monkeypatch):
+    """How long computing a figure took differs from run to run and is not drawn: it must
+    not make every run draw the figure again (an edit to one claim redrew every figure)."""
+    import verify_claims.report.html as html
+    import verify_claims.report.tex as tex
+
+    drawn = []
+    for mod, name in ((tex, "figure_pdf"), (html, "figure_svg")):
+        real = getattr(mod, name)
+        monkeypatch.setattr(mod, name, lambda *a, real=real, name=name, **k: drawn.append(name) or real(*a, **k))
+
+    class Store:
+        def __init__(self):
+            self.kept = {}
+
+        def cached(self, key, build):
+            if key not in self.kept:
+                self.kept[key] = build()
+            return self.kept[key]
+
+    store = Store()
+    fig = compute_figure(paper_figures["fig-1-groups-of-two"])
+
+    def render(f, sub):
+        report = {"claims": [], "figures": [f], "run": {}}
+        tex.write_latex(report, tmp_path / sub, cache=store)
+        html._figure_views({"figures": [dict(f)]}, cache=store)
+
+    render(fig, "a")
+    assert drawn == ["figure_pdf", "figure_svg"]
+    render({**fig, "seconds": fig["seconds"] + 1.5}, "b")
+    assert drawn == ["figure_pdf", "figure_svg"]  # the same drawings, from the store
+    render({**fig, "curves": [dict(fig["curves"][0], label="other")] + fig["curves"][1:]}, "c")
+    assert drawn == ["figure_pdf", "figure_svg"] * 2  # a drawn difference: drawn again

@@ -13,7 +13,7 @@ import hashlib
 import json
 from pathlib import Path
 
-__all__ = ["cached", "cached_text", "renderer_fingerprint", "stable_report"]
+__all__ = ["cached", "cached_text", "drawing_input", "renderer_fingerprint", "stable_report"]
 
 _FP: dict = {}
 
@@ -43,6 +43,12 @@ def cached(cache, what: str, inputs, build) -> bytes:
     h.update(renderer_fingerprint().encode() + b"\0" + what.encode() + b"\0")
     h.update(inputs if isinstance(inputs, bytes) else json.dumps(inputs, sort_keys=True, default=str).encode())
     return cache.cached(h.hexdigest(), build)
+
+
+def drawing_input(figure: dict) -> dict:
+    """A figure's data as the key of its drawing: without how long computing it took, which
+    differs from run to run and is not drawn (with it, no figure was ever drawn from the store)."""
+    return {k: v for k, v in figure.items() if k != "seconds"}
 
 
 # what differs between two runs of an unchanged directory: when this run started and how long

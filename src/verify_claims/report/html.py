@@ -17,7 +17,7 @@ from pathlib import Path
 import jinja2
 import markupsafe
 
-from .artifacts import cached, cached_text, stable_report
+from .artifacts import cached, cached_text, drawing_input, stable_report
 from .figures import figure_svg
 from .graph import graph_inputs, neighbourhoods_json, section_graphs_html
 from ..atomic import write_text_atomic
@@ -52,7 +52,7 @@ def rich_html(text) -> markupsafe.Markup:
 
 def _figure_views(view: dict, cache=None) -> None:
     for i, f in enumerate(view["figures"]):
-        f["svg"] = cached(cache, "figure svg", {"data": f, "prefix": i}, lambda f=f, i=i: figure_svg(
+        f["svg"] = cached(cache, "figure svg", {"data": drawing_input(f), "prefix": i}, lambda f=f, i=i: figure_svg(
             f, id_prefix=f"fig{i + 1}-").encode()).decode() if f.get("curves") else ""
         f["closed_form_ok"] = safe_math(f.get("closed_form", ""))
         f["stationarity_ok"] = safe_math(f.get("stationarity", ""))

@@ -27,7 +27,7 @@ import jinja2
 
 from ..atomic import write_text_atomic
 from ..children import die_with_parent
-from .artifacts import cached, cached_text, stable_report
+from .artifacts import cached, cached_text, drawing_input, stable_report
 from .figures import figure_pdf
 from .graph import GRAPHS_PDF, STATUS_COLOURS, graph_inputs, section_graphs_pdf
 from .html import TEMPLATES
@@ -227,7 +227,7 @@ def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None,
         if not f.get("curves"):
             continue
         name = f"figures/{f['id']}.pdf"
-        pdf = cached(cache, "figure pdf", f, lambda f=f: _pdf_bytes(lambda p: figure_pdf(f, p)))
+        pdf = cached(cache, "figure pdf", drawing_input(f), lambda f=f: _pdf_bytes(lambda p: figure_pdf(f, p)))
         write_text_atomic(pdf, report_dir / name, mode="wb")
         files[f["id"]] = name
     sections = []
