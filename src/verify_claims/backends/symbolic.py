@@ -847,7 +847,11 @@ def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero", strateg
     options = trace.options(point, names) if trace is not None else list(names)
     if not options:
         return None, expr
-    memo_key = ("zero", expr, facts.key(), tuple(options))
+    # the facts enter only where logs are split and in the exp/log normal form: without
+    # log/exp/asinh (or a sum that may evaluate to them) a search with other facts is this
+    # same search, and its answer is reused (the prover retries a gradient with more facts)
+    memo_key = ("zero", expr, facts.key() if expr.has(sp.log, sp.exp, sp.asinh, sp.Sum, sp.Product) else None,
+                tuple(options))
     if memo_key in _SEARCHED:
         # the same search ran before in this process (the prover's first-order condition is
         # also a certification goal): its answer, and its winner recorded again

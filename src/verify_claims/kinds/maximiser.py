@@ -29,6 +29,11 @@ from ..model.domain import Domain
 from .base import Kind, derived, objective_gradient, start_point
 
 
+
+# the first-order condition's zero test in two passes (see Maximiser.prove)
+_CHEAP_ZERO = ("exact", "expand", "cancel", "together", "exp-log+expand", "exp-log+together", "exp-log+cancel")
+_SLOW_ZERO = ("simplify", "radsimp+simplify")
+
 class MaximiserKind(Kind):
     name = "maximiser"
     mutable_fields = ("objective",)
@@ -257,9 +262,18 @@ class MaximiserKind(Kind):
         ev = {}
         for v in wrt:
             grad = substitute(sp.diff(obj, v), at)
-            how, res = zero_by(grad, facts, ctx.trace, at=f"d/d{v} at the point")
-            if not how:
-                how, res = zero_by(grad, facts_fo, ctx.trace, at=f"d/d{v} at the point, with the ends")
+            # cheapest first across both sets of facts: the rational strategies and the exp/log
+            # normal form with each, then simplify (the slow last resort) with each.  B.2's
+            # conditions need the ends and fall to cancel with them, where simplify without the
+            # ends spent its whole slice first
+            how, res = None, grad
+            for strategies in (_CHEAP_ZERO, _SLOW_ZERO):
+                for f, label in ((facts, ""), (facts_fo, ", with the ends")):
+                    how, res = zero_by(grad, f, ctx.trace, at=f"d/d{v} at the point{label}", strategies=strategies)
+                    if how:
+                        break
+                if how:
+                    break
             if not how:
                 ev["first_order"] = f"not established ({short(res)})"
                 return ProofOutcome(None, "sympy", ev)
