@@ -269,3 +269,6 @@ def test_module_whose_import_blocks_is_a_problem(write_modules):
     p = only_problem(loaded)
     assert p.file == "hangs.py" and p.cause == "import did not finish within 3 s (it blocks without computing)"
     assert ids(loaded) == ["good-one", "good-two"]
+    # --wall-limit sets the net of an import too
+    loaded = load_derivations(d, import_timeout=0.3, import_wall=0.5)
+    assert only_problem(loaded).cause == "import did not finish within 0.5 s (it blocks without computing)"

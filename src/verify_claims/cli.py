@@ -135,8 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"CPU seconds per claim before it is stopped (default {d.timeout:g}); the wall clock "
                         "is only a 10x safety net, so a loaded machine gives the same verdicts")
     p.add_argument("--wall-limit", type=_wall_seconds, default=d.wall_limit, metavar="SECONDS",
-                   help="wall-clock seconds per claim before it is stopped even if it uses no CPU (it blocks, "
-                        "or waits on something); default 10 x --timeout, at least --timeout + 20 s")
+                   help="wall-clock seconds per claim, and per import of a derivation module, before it is "
+                        "stopped even if it uses no CPU (it blocks, or waits on something); default 10 x "
+                        "--timeout (for a claim at least --timeout + 20 s)")
     p.add_argument("--prover-budget", type=_budget, default=d.prover_budget, metavar="SECONDS",
                    help=f"CPU seconds of a claim's symbolic proof attempt (default {d.prover_budget:g}; at most "
                         "a third of --timeout)")
@@ -394,7 +395,7 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
     jobs = args.jobs or os.cpu_count() or 1
     options = RunOptions(derivations=ddir, settings=settings, jobs=jobs, only=tuple(args.only or ()),
                          store=store, recheck=args.recheck, certificates=not args.no_certificates,
-                         import_timeout=args.timeout, keyword=args.keywords,
+                         import_timeout=args.timeout, import_wall=args.wall_limit, keyword=args.keywords,
                          last_failed=_last_failed(args, store, ddir), exitfirst=args.exitfirst,
                          mutate=args.mutate or args.min_mutation_score is not None)
     selected = bool(options.only or options.keyword is not None or options.last_failed is not None)
@@ -732,7 +733,7 @@ def _list(ddir, store, args) -> int:
     checkable -- from the proof store when no file of the directory changed."""
     from .run.session import RunOptions, UnknownIds, listing, uncheckable_chosen, wanted_ids
 
-    data = listing(ddir, store, import_timeout=args.timeout)
+    data = listing(ddir, store, import_timeout=args.timeout, import_wall=args.wall_limit)
     claims = data["claims"]
     uncheckable = data["uncheckable"]
     options = RunOptions(derivations=ddir, only=tuple(args.only or ()), keyword=args.keywords,

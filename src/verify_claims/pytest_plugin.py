@@ -133,7 +133,8 @@ class _State:
     def loaded(self):
         if self._loaded is None:
             from .run.collect import load_derivations
-            self._loaded = load_derivations(self.directory, import_timeout=self.settings.timeout)
+            self._loaded = load_derivations(self.directory, import_timeout=self.settings.timeout,
+                                            import_wall=self.settings.wall_limit)
         return self._loaded
 
     def verifier(self):

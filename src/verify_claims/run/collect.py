@@ -66,13 +66,17 @@ def _cause(exc: BaseException, path: Path) -> str:
     return f"failed to import: {type(exc).__name__}: {exc}{where}"
 
 
-def load_derivations(directory, import_timeout: float = 60.0, guard=None) -> Loaded:
+def load_derivations(directory, import_timeout: float = 60.0, guard=None, import_wall: float | None = None) -> Loaded:
     """Import every derivation module in `directory` and validate every claim.
+
+    An import may use `import_timeout` seconds of CPU time and `import_wall` seconds of wall
+    time (default ten times the CPU limit: only an import that blocks reaches it).
 
     `guard` (run.supervise.ImportGuard, in the supervised child): wraps each import so a
     hang in native code can be stopped from outside, and names the files to skip (their
     import was stopped before, with the cause)."""
     d = Path(directory).resolve()
+    wall_net = 10 * import_timeout if import_wall is None else import_wall
     out = Loaded(directory=str(d))
     if not d.is_dir():
         raise FileNotFoundError(f"derivations directory {directory} does not exist")
@@ -96,14 +100,14 @@ def load_derivations(directory, import_timeout: float = 60.0, guard=None) -> Loa
                 # CPU time, like every limit that can change an outcome (a loaded machine must
                 # not turn a module into a problem); the wall clock, ten times looser, only
                 # catches an import that blocks without computing
-                with watch, time_limit(10 * import_timeout, clock="wall") as wall_box, \
+                with watch, time_limit(wall_net, clock="wall") as wall_box, \
                         time_limit(import_timeout, clock="cpu") as cpu_box:
                     module = _import_file(path)
             except TimeUp as exc:
                 if exc.box is cpu_box:
                     why = f"import did not finish within {import_timeout:g} s of CPU time"
                 elif exc.box is wall_box:
-                    why = f"import did not finish within {10 * import_timeout:g} s (it blocks without computing)"
+                    why = f"import did not finish within {wall_net:g} s (it blocks without computing)"
                 else:
                     raise
                 out.problems.append(Problem(rel, None, why))

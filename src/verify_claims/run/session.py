@@ -50,6 +50,7 @@ class RunOptions:
     certificates: bool = True           # replay committed certificates (False: search from scratch)
     figures: bool = True
     import_timeout: float = 60.0
+    import_wall: float | None = None     # wall seconds per import (None: 10 x import_timeout)
     keyword: object = None              # a run.keywords.Keywords (-k), or None
     last_failed: tuple | None = None    # --lf: the ids not as expected last time (None: no --lf)
     exitfirst: bool = False             # -x: stop at the first claim not as expected
@@ -90,7 +91,7 @@ def run_keys(options: RunOptions) -> tuple:
     return base, run
 
 
-def listing(derivations, store: Store | None, import_timeout: float = 60.0) -> dict:
+def listing(derivations, store: Store | None, import_timeout: float = 60.0, import_wall: float | None = None) -> dict:
     """What `--list` prints: modules, claims (id, ref, kind, source, expectation),
     statements not checkable and problems -- from the store when no file changed."""
     key = digest(engine_fingerprint(), "listing", directory_digest(derivations), content_fingerprint())
@@ -101,9 +102,10 @@ def listing(derivations, store: Store | None, import_timeout: float = 60.0) -> d
     from .collect import load_derivations
 
     def work(emit, guard):
-        return _listing_of(load_derivations(derivations, import_timeout=import_timeout, guard=guard))
+        return _listing_of(load_derivations(derivations, import_timeout=import_timeout, guard=guard,
+                                            import_wall=import_wall))
 
-    data = run_supervised(work, import_timeout=import_timeout)
+    data = run_supervised(work, import_timeout=import_timeout, import_wall=import_wall)
     if store is not None:
         store.put("listings", key, {"listing": data})
     return data
@@ -138,7 +140,7 @@ def run_directory(options: RunOptions, on_result=None, on_start=None, on_running
                                 on_running=lambda *a: emit("running", *a),
                                 on_mutated=lambda *a: emit("mutated", *a))
 
-    return run_supervised(work, import_timeout=options.import_timeout,
+    return run_supervised(work, import_timeout=options.import_timeout, import_wall=options.import_wall,
                           handlers={"start": on_start or _ignore, "result": on_result or _ignore,
                                     "running": on_running or _ignore, "mutated": on_mutated or _ignore})
 
@@ -207,7 +209,8 @@ def _load_and_verify(options, base_key, run_key, guard, on_start, on_result, on_
     """Everything that needs the claims themselves (run in the supervised child)."""
     from .collect import load_derivations
     store = options.store
-    loaded = load_derivations(options.derivations, import_timeout=options.import_timeout, guard=guard)
+    loaded = load_derivations(options.derivations, import_timeout=options.import_timeout, guard=guard,
+                              import_wall=options.import_wall)
     wanted = wanted_ids(loaded.claims, options)
     claims = list(loaded.claims) if wanted is None else [c for c in loaded.claims if c.id in wanted]
     verifier = ClaimVerifier(options, base_key)

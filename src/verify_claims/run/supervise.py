@@ -165,7 +165,7 @@ def _describe_death(code, timeout: float) -> str:
     return f"import ended the process (exit status {code})"
 
 
-def run_supervised(work, *, import_timeout: float, handlers: dict | None = None):
+def run_supervised(work, *, import_timeout: float, handlers: dict | None = None, import_wall: float | None = None):
     """Run work(emit, guard) in a forked child and return its value.
 
     `emit(name, *args)` in the child calls handlers[name](*args) in the parent; `guard`
@@ -177,14 +177,14 @@ def run_supervised(work, *, import_timeout: float, handlers: dict | None = None)
         return work(lambda name, *args: handlers[name](*args) if name in handlers else None, None)
     skip: dict = {}
     while True:
-        status, value = _attempt(work, import_timeout, handlers, skip)
+        status, value = _attempt(work, import_timeout, handlers, skip, import_wall)
         if status == "done":
             return value
         rel, cause = value
         skip[rel] = cause
 
 
-def _attempt(work, timeout, handlers, skip):
+def _attempt(work, timeout, handlers, skip, import_wall=None):
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     sys.stdout.flush()
@@ -193,7 +193,9 @@ def _attempt(work, timeout, handlers, skip):
     proc.start()
     child.close()
     importing = None  # (file, wall-clock start) of the import under way
-    wall = 10 * timeout + WALL_MARGIN if math.isfinite(timeout) else math.inf
+    wall = (10 * timeout if import_wall is None else import_wall) + WALL_MARGIN
+    if not math.isfinite(wall):
+        wall = math.inf
     try:
         while True:
             wait = 1.0
