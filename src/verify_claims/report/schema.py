@@ -120,8 +120,7 @@ def certification_summary(results) -> dict:
 
 def _wall_limit(settings):
     """The wall-clock net per claim in seconds (None: no limit)."""
-    from ..run.schedule import wall_limit
-    w = wall_limit(settings)
+    w = settings.wall_seconds()
     return w if math.isfinite(w) else None
 
 

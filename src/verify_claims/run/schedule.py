@@ -36,14 +36,8 @@ except ImportError:  # pragma: no cover - non-POSIX
 
 
 def wall_limit(settings: Settings) -> float:
-    """The wall-clock safety net per claim: `settings.wall_limit` (--wall-limit) when set,
-    else ten times its CPU limit (a claim sharing a core with nine other busy processes still
-    finishes), and at least 20 s more."""
-    if settings.wall_limit is not None:
-        return settings.wall_limit
-    if not math.isfinite(settings.timeout):
-        return math.inf
-    return max(10 * settings.timeout, settings.timeout + 20)
+    """The wall-clock safety net per claim (Settings.wall_seconds)."""
+    return settings.wall_seconds()
 
 
 def _limit_cpu(timeout: float) -> None:

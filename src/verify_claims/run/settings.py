@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 __all__ = ["Settings"]
@@ -31,6 +32,16 @@ class Settings:
 
     def certification_budget(self) -> float:
         return min(self.certify_budget, self.timeout / 3)
+
+    def wall_seconds(self) -> float:
+        """The wall-clock safety net per claim: `wall_limit` (--wall-limit) when set, else ten
+        times the CPU limit (a claim sharing a core with nine other busy processes still
+        finishes), and at least 20 s more."""
+        if self.wall_limit is not None:
+            return self.wall_limit
+        if not math.isfinite(self.timeout):
+            return math.inf
+        return max(10 * self.timeout, self.timeout + 20)
 
     def key(self) -> str:
         """The settings that can change a verdict, as one string (part of store keys)."""
