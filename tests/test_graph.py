@@ -233,25 +233,3 @@ def test_graphs_are_cached_by_input(tmp_path):
     changed = _report([dict(c, status="checked") if c["id"] == "a-base" else c for c in CLAIMS])
     render_html(changed, cache=store)
     assert len(calls) == n + 1  # a status changed: drawn again
-
-
-def test_report_templates_are_kept_compiled_in_the_store(tmp_path):
-    """A writable proof store keeps the compiled HTML and LaTeX templates (a run does not
-    compile them again); a damaged entry is ignored, never trusted; no store, no files."""
-    from verify_claims.report import html as H
-    from verify_claims.report import tex as T
-    from verify_claims.run.store import Store
-
-    store = Store(tmp_path / "store")
-    rep = _report()
-    first = render_html(rep, cache=store)
-    T.write_latex(rep, tmp_path / "r", cache=store)
-    kept = sorted((tmp_path / "store" / "templates").iterdir())
-    assert len(kept) == 2  # report.html.j2 and report.tex.j2
-    for p in kept:
-        p.write_bytes(b"not a compiled template")
-    H._environment.cache_clear()  # a new process
-    T._environment.cache_clear()
-    assert render_html(rep, cache=store) == first
-    assert render_html(rep, cache=Store(tmp_path / "ro", write=False)) == first
-    assert not (tmp_path / "ro").exists()

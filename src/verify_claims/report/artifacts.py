@@ -13,7 +13,7 @@ import hashlib
 import json
 from pathlib import Path
 
-__all__ = ["cached", "cached_text", "drawing_input", "renderer_fingerprint", "stable_report", "template_cache"]
+__all__ = ["cached", "cached_text", "drawing_input", "renderer_fingerprint", "stable_report"]
 
 _FP: dict = {}
 
@@ -43,22 +43,6 @@ def cached(cache, what: str, inputs, build) -> bytes:
     h.update(renderer_fingerprint().encode() + b"\0" + what.encode() + b"\0")
     h.update(inputs if isinstance(inputs, bytes) else json.dumps(inputs, sort_keys=True, default=str).encode())
     return cache.cached(h.hexdigest(), build)
-
-
-def template_cache(cache) -> str | None:
-    """Where jinja2 keeps the report templates compiled (a directory of the proof store), so
-    that a run does not compile them again (0.1 s of a warm run); None without a writable
-    store.  jinja2 checks each entry against its template's source and ignores a bad one."""
-    root, write = getattr(cache, "root", None), getattr(cache, "write", False)
-    return str(Path(root) / "templates") if root is not None and write else None
-
-
-def jinja_bytecode_cache(directory: str | None):
-    if directory is None:
-        return None
-    import jinja2
-    Path(directory).mkdir(parents=True, exist_ok=True)
-    return jinja2.FileSystemBytecodeCache(directory)
 
 
 def drawing_input(figure: dict) -> dict:

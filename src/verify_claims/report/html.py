@@ -17,7 +17,7 @@ from pathlib import Path
 import jinja2
 import markupsafe
 
-from .artifacts import cached, cached_text, drawing_input, jinja_bytecode_cache, stable_report, template_cache
+from .artifacts import cached, cached_text, drawing_input, stable_report
 from .figures import figure_svg
 from .graph import graph_inputs, neighbourhoods_json, section_graphs_html
 from ..atomic import write_text_atomic
@@ -32,12 +32,10 @@ MATHJAX_REL = "mathjax/tex-svg.js"
 
 
 @functools.cache
-def _environment(compiled: str | None = None) -> jinja2.Environment:
-    """One environment per process: it keeps its compiled templates (and, in `compiled`, a
-    directory of the proof store, across processes)."""
+def _environment() -> jinja2.Environment:
+    """One environment per process: it keeps its compiled templates."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-                             bytecode_cache=jinja_bytecode_cache(compiled))
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     env.filters["display"] = display_latex  # returns a plain str: still autoescaped
     env.filters["wrap"] = wrap_math
     env.filters["rich"] = rich_html
@@ -76,7 +74,7 @@ def render_html(report: dict, *, mathjax_src: str = MATHJAX_REL, figures_note: s
     view["graph_json"] = graphs["nb"]  # every claim's neighbourhood, laid out (escaped for <script>)
     view["mathjax_src"] = mathjax_src
     view["figures_note"] = figures_note
-    return _environment(template_cache(cache)).get_template("report.html.j2").render(**view)
+    return _environment().get_template("report.html.j2").render(**view)
 
 
 def _copy_atomic(src: Path, dst: Path) -> None:

@@ -27,7 +27,7 @@ import jinja2
 
 from ..atomic import write_text_atomic
 from ..children import die_with_parent
-from .artifacts import cached, cached_text, drawing_input, jinja_bytecode_cache, stable_report, template_cache
+from .artifacts import cached, cached_text, drawing_input, stable_report
 from .figures import figure_pdf
 from .graph import GRAPHS_PDF, STATUS_COLOURS, graph_inputs, section_graphs_pdf
 from .html import TEMPLATES
@@ -170,10 +170,9 @@ def _finalize(v):
 
 
 @functools.cache
-def _environment(compiled: str | None = None) -> jinja2.Environment:
-    """One environment per process: it keeps its compiled templates (and, in `compiled`, a
-    directory of the proof store, across processes)."""
-    env = jinja2.Environment(bytecode_cache=jinja_bytecode_cache(compiled),
+def _environment() -> jinja2.Environment:
+    """One environment per process: it keeps its compiled templates."""
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=False, finalize=_finalize,
         block_start_string="((*", block_end_string="*))", variable_start_string="(((",
         variable_end_string=")))", comment_start_string="((#", comment_end_string="#))",
@@ -193,12 +192,11 @@ def _colour_name(status: str) -> str:
 
 
 def render_latex(report: dict, *, figure_files: dict | None = None, graph_sections: list | None = None,
-                 figures_note: str = "", findings_only: bool = False, view=None, cache=None) -> str:
+                 figures_note: str = "", findings_only: bool = False, view=None) -> str:
     """The report as a LaTeX document.  figure_files: figure id -> PDF path relative to
     the .tex file (figures without a file are described, not drawn).  findings_only: only
     what the verifier found in the paper (the short document for a referee report).  `view`:
-    the report's prepared view (report.view.prepare), when the caller has it already.
-    `cache`: the proof store, which keeps the template compiled."""
+    the report's prepared view (report.view.prepare), when the caller has it already."""
     view = for_render(view, report)
     for f in view["figures"]:
         f["file"] = (figure_files or {}).get(f["id"], "")
@@ -209,7 +207,7 @@ def render_latex(report: dict, *, figure_files: dict | None = None, graph_sectio
     view.update(graph_sections=graph_sections or [], figures_note=figures_note, colour_defs=colours,
                 cname=_colour_name, findings_only=findings_only, expanded_limit=EXPANDED_LIMIT,
                 long_math=LONG_MATH_CHARS)
-    return _environment(template_cache(cache)).get_template("report.tex.j2").render(**view)
+    return _environment().get_template("report.tex.j2").render(**view)
 
 
 def pdflatex() -> str | None:
@@ -242,7 +240,7 @@ def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None,
     stable, tokens = stable_report(report)
     text = cached_text(cache, "report tex", stable, tokens, {"note": figures_note, "files": files, "graphs": sections},
                        lambda: render_latex(stable, figure_files=files, graph_sections=sections,
-                                            figures_note=figures_note, view=view, cache=cache), latex_escape)
+                                            figures_note=figures_note, view=view), latex_escape)
     return write_text_atomic(text, report_dir / "report.tex")
 
 
@@ -251,7 +249,7 @@ def write_findings_latex(report: dict, report_dir, *, cache=None, view=None) -> 
     `cache` as write_latex."""
     stable, tokens = stable_report(report)
     text = cached_text(cache, "findings tex", stable, tokens, {},
-                       lambda: render_latex(stable, findings_only=True, view=view, cache=cache), latex_escape)
+                       lambda: render_latex(stable, findings_only=True, view=view), latex_escape)
     return write_text_atomic(text, Path(report_dir) / "findings.tex")
 
 
