@@ -222,6 +222,13 @@ def test_run_level_facts_and_problems():
     d = compare(old, new)
     assert [(f.name, f.old, f.new) for f in d.settings] == [("seed", 1, 2), ("sympy version", "1.14.0", "1.15.0")]
     assert (d.exit_code.old, d.exit_code.new) == (0, 1)
+    # the wall-clock net is a setting too; a report from before --wall-limit does not state it
+    tight = copy.deepcopy(new)
+    tight["run"]["wall_limit"] = 5.0
+    assert [(f.name, f.old, f.new) for f in compare(new, tight).settings] == []
+    loose = copy.deepcopy(tight)
+    loose["run"]["wall_limit"] = 600.0
+    assert [(f.name, f.old, f.new) for f in compare(tight, loose).settings] == [("wall_limit", 5.0, 600.0)]
     assert [p.file for p in d.problems_added] == ["s3.py"] and [p.file for p in d.problems_removed] == ["s1.py"]
     # a module that breaks drops its claims (not a regression alone): the problem itself is one
     assert [(r.id, r.reason) for r in d.regressions] == [("s3.py", "new problem: ImportError: no module named foo")]

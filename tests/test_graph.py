@@ -180,7 +180,7 @@ def test_pdf_has_one_graph_per_section_with_legible_labels(tmp_path):
     claims = CLAIMS + _wide_claims(40)
     write_latex(_report(claims), tmp_path)
     tex = (tmp_path / "report.tex").read_text(encoding="utf-8")
-    files = re.findall(r"\\includegraphics\[page=(\d+),scale=([\d.]+)\]\{(figures/graphs\.pdf)\}", tex)
+    files = re.findall(r"\\includegraphics\[page=(\d+),scale=([\d.]+)\]\{(figures/_graphs\.pdf)\}", tex)
     names = [g["name"] for g in G.section_graphs(claims, G.PDF_METRICS)]
     assert len(names) == 5 and len(files) >= len(names)
     for sec in names:

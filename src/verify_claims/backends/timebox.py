@@ -56,15 +56,8 @@ class _Clock:
         now = self.now()
         expired = [box for d, box in self.stack if d <= now]
         if expired:
-            # raised where Python ignores exceptions (a weakref callback, a __del__ run by the
-            # garbage collector), a TimeUp is lost and the limit would never be enforced: the
-            # timer is armed again, so it is raised anew once that code has returned
-            signal.setitimer(getattr(signal, self.timer), _RETRY)
             raise TimeUp(expired[0])  # the outermost expired limit wins: it owns more work
         self.arm()
-
-
-_RETRY = 0.01  # seconds of the clock before a lost TimeUp is raised again
 
 
 _CLOCKS = {"cpu": _Clock("ITIMER_PROF", "SIGPROF", time.process_time),
@@ -88,14 +81,7 @@ def time_limit(seconds: float, clock: str = "cpu"):
     try:
         yield box
     finally:
-        # no alarm while the stack changes (a TimeUp raised here would leave this box on it);
-        # a signal that arrives meanwhile is handled once the stack is consistent, before the
-        # previous handler is back (whose default action for SIGPROF ends the process)
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signum})
-        try:
-            c.stack.remove(next(e for e in c.stack if e[1] is box))
-            c.arm()
-        finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+        c.stack.remove(next(e for e in c.stack if e[1] is box))
+        c.arm()
         if first:
             signal.signal(signum, old)

@@ -57,7 +57,7 @@ __all__ = [
     "validate",
 ]
 
-SETTINGS = ("seed", "samples", "precision", "timeout")  # the run settings that can change a verdict
+SETTINGS = ("seed", "samples", "precision", "timeout", "wall_limit")  # the run settings that can change a verdict
 HISTORY = "runs-history"
 PREVIOUS = "previous.json"
 
@@ -378,6 +378,8 @@ def compare(old: dict, new: dict, *, fail_on_removed: bool = False, old_name: st
 
     o_run, n_run = old.get("run") or {}, new.get("run") or {}
     for key in SETTINGS:
+        if key == "wall_limit" and not (key in o_run and key in n_run):
+            continue  # a claims.json from before --wall-limit does not state its net
         if o_run.get(key) != n_run.get(key):
             d.settings.append(Fact(key, o_run.get(key), n_run.get(key)))
     o_ver = o_run.get("versions") if isinstance(o_run.get("versions"), dict) else {}

@@ -1040,7 +1040,7 @@ def _drawing_figure(d: Drawing, m: Metrics) -> tuple:
     return fig, W, H
 
 
-GRAPHS_PDF = "figures/graphs.pdf"
+GRAPHS_PDF = "figures/_graphs.pdf"  # figure ids are [a-z0-9-]: no figure can have this name
 
 
 def section_graphs_pdf(claims: list, m: Metrics = PDF_METRICS) -> bytes:
