@@ -91,8 +91,6 @@ def smt_declines(expr) -> str | None:
 
 def _total(fn) -> bool:
     """Defined for every real argument (no side condition), as the table says."""
-    if isinstance(fn, (sp.asin, sp.acos, sp.atanh, sp.acosh, sp.log)):
-        return False
     fi = info(type(fn))
     return fi is not None and fi.total
 
@@ -125,10 +123,6 @@ def side_conditions(e) -> list:
             out.append((1 - fn.args[0] ** 2, "positive"))
         elif isinstance(fn, sp.acosh):
             out.append((fn.args[0] - 1, "nonnegative"))
-        elif isinstance(fn, sp.log):
-            continue
-        else:
-            fi = info(type(fn))
-            if fi is None or not fi.total:
-                out.append((sp.S.NegativeOne, "nonnegative"))
+        elif not isinstance(fn, sp.log):  # a log's condition is above; anything else is unknown
+            out.append((sp.S.NegativeOne, "nonnegative"))
     return out

@@ -28,11 +28,10 @@ from ..model.claims import substitute
 from ..model.domain import Domain
 from .base import Kind, derived, objective_gradient, start_point
 
-
-
 # the first-order condition's zero test in two passes (see Maximiser.prove)
 _CHEAP_ZERO = ("exact", "expand", "cancel", "together", "exp-log+expand", "exp-log+together", "exp-log+cancel")
 _SLOW_ZERO = ("simplify", "radsimp+simplify")
+
 
 class MaximiserKind(Kind):
     name = "maximiser"
@@ -266,12 +265,9 @@ class MaximiserKind(Kind):
             # normal form with each, then simplify (the slow last resort) with each.  B.2's
             # conditions need the ends and fall to cancel with them, where simplify without the
             # ends spent its whole slice first
-            how, res = None, grad
-            for strategies in (_CHEAP_ZERO, _SLOW_ZERO):
-                for f, label in ((facts, ""), (facts_fo, ", with the ends")):
-                    how, res = zero_by(grad, f, ctx.trace, at=f"d/d{v} at the point{label}", strategies=strategies)
-                    if how:
-                        break
+            for strategies, f, label in ((s, f, label) for s in (_CHEAP_ZERO, _SLOW_ZERO)
+                                         for f, label in ((facts, ""), (facts_fo, ", with the ends"))):
+                how, res = zero_by(grad, f, ctx.trace, at=f"d/d{v} at the point{label}", strategies=strategies)
                 if how:
                     break
             if not how:

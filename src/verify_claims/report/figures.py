@@ -76,6 +76,7 @@ def _roots(F, lo, hi, digits: int, scan: int = 64, F_float=None) -> list:
         vals = _scan(grid, val, F_float)
         roots = []
         tol = (hi - lo) * mpmath.mpf(10) ** (-digits)
+        scale = max((abs(v) for v in vals if v is not None), default=0) or 1
         for (a, fa), (b, fb) in zip(zip(grid, vals), zip(grid[1:], vals[1:])):
             if fa is None or fb is None:
                 continue
@@ -88,7 +89,6 @@ def _roots(F, lo, hi, digits: int, scan: int = 64, F_float=None) -> list:
             if r is None:
                 continue
             fr = val(r)
-            scale = max(abs(v) for v in vals if v is not None) or 1
             if fr is not None and abs(fr) <= scale * mpmath.mpf(10) ** (-digits // 3):
                 roots.append(r)
         if vals[-1] == 0:
