@@ -7,7 +7,11 @@ every core busy.  Shown on budget-heavy claims of the bundled paper, searched fr
 core on top of the run's own two workers (and, in the parallel suite, the other test
 workers).  `bench/bench_run.py --load` does the same for the whole paper with two burners
 per core; here one per core keeps the burners from taking the CPU of the rest of the suite.
-Slow by nature (the loaded run takes two to three times longer in wall time)."""
+Slow by nature (the loaded run takes two to three times longer in wall time).
+
+A slower CPU is another matter: a search's CPU budgets do run out sooner there.  What makes
+its verdicts the same is the committed certificates, whose replay is not held to a search's
+slices; the last test replays one on a simulated slower machine."""
 
 from __future__ import annotations
 
@@ -59,3 +63,33 @@ def test_same_statuses_and_exit_code_with_every_core_busy(tmp_path):
     assert quiet_code == loaded_code == 0
     assert loaded == quiet
     assert set(quiet) >= set(HEAVY) and "timeout" not in quiet.values()
+
+
+def _replay(tmp: Path, slowdown_loops: int | None) -> dict:
+    """One claim replayed from its committed certificate, optionally on a simulated slower
+    machine (tests/_slow_machine.py); its claims.json entry."""
+    prefix = [sys.executable, "-m", "verify_claims"] if slowdown_loops is None else \
+        [sys.executable, str(ROOT / "tests" / "_slow_machine.py"), str(slowdown_loops)]
+    cmd = [*prefix, "--derivations", str(ROOT / "derivations"), "--only", SLOW_MACHINE_CLAIM, "--no-cache",
+           "--jobs", "1", "--no-html", "--no-latex", "-q", "--report-dir", str(tmp)]
+    proc = subprocess.run(cmd, env=_pythonpath_env(), capture_output=True, text=True, timeout=1200)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = json.loads((tmp / "claims.json").read_text())
+    assert report["run"]["store"]["replay_failures"] == [], proc.stderr
+    return report["claims"][0]
+
+
+# its replay decides side conditions in steps that take most of a search's 1 s slice here:
+# before replays stretched their slices, a machine 1.5 times slower lost it now and then,
+# one 3 times slower always (searched again, or checked)
+SLOW_MACHINE_CLAIM = "direct-kl-large-g-two-stationary-lower"
+
+
+@pytest.mark.slow
+def test_a_certificate_found_here_replays_on_a_machine_several_times_slower(tmp_path):
+    here = _replay(tmp_path / "here", None)
+    slower = _replay(tmp_path / "slower", 30)
+    assert here["origin"] == slower["origin"] == "replayed"
+    assert here["status"] == slower["status"] == "certified"
+    # the simulation did slow the replay down (CPU seconds of the claim)
+    assert slower["seconds"] > 2.5 * here["seconds"], (here["seconds"], slower["seconds"])

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from verify_claims.backends.timebox import TimeUp, time_limit
+from verify_claims.backends.timebox import TimeUp, slice_deadline, time_limit
 
 
 def spin(seconds):
@@ -52,6 +52,13 @@ def test_cpu_and_wall_limits_nest_independently():
         assert info.value.box is cpu and info.value.box is not wall
 
 
+def burn(cpu_seconds):
+    """Use this much CPU time (a load on the machine does not shorten it, as it would spin)."""
+    end = time.process_time() + cpu_seconds
+    while time.process_time() < end:
+        pass
+
+
 def test_nested_limits_leave_nothing_armed_when_the_inner_one_expires_at_its_exit():
     for _ in range(50):  # the inner limit expiring around the moment its block ends
         with time_limit(5):
@@ -61,3 +68,31 @@ def test_nested_limits_leave_nothing_armed_when_the_inner_one_expires_at_its_exi
             except TimeUp:
                 pass
     spin(0.1)
+
+
+def test_a_replay_stretches_the_slices_opened_inside_it_but_not_its_own_budget():
+    # a slice that runs out in a search ...
+    with time_limit(5):
+        with pytest.raises(TimeUp):
+            with time_limit(0.05):
+                burn(0.15)
+    # ... holds inside a budget opened with slices=k: 0.05 s becomes 0.4 s
+    with time_limit(5, slices=8):
+        with time_limit(0.05):
+            with time_limit(0.05):  # nested slices inherit the factor once, not twice
+                burn(0.15)
+    # the budget itself is not stretched, and it still bounds its stretched slices
+    with pytest.raises(TimeUp) as info:
+        with time_limit(0.1, slices=8) as budget:
+            with time_limit(0.05):
+                spin(2)
+    assert info.value.box is budget
+
+
+def test_slice_deadline_is_stretched_and_capped_like_a_limit():
+    now = time.process_time()
+    assert abs(slice_deadline(1.0) - (now + 1.0)) < 0.05  # no limit open: as asked
+    with time_limit(30, slices=8):
+        now = time.process_time()
+        assert abs(slice_deadline(1.0) - (now + 8.0)) < 0.05
+        assert slice_deadline(100.0) <= now + 30.0 + 0.05  # never past the budget

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
+from .timebox import slice_deadline
+
 try:  # optional at import time, so that the rest of the engine works without it
     import z3
 except ImportError:  # pragma: no cover - z3-solver is a declared dependency
@@ -278,6 +280,8 @@ def check_goal(expr, want: str, domain, timeout: float, dps: int = 50, extra=())
     """Is `want` (positive, nonnegative, negative, nonpositive, zero) true of expr at
     every point of `domain`?  unsat of the negation (after every obligation) says yes."""
     t0 = time.process_time()
+    # stretched inside a replay, never past the limits around this call (backends/timebox.py)
+    deadline = slice_deadline(timeout)
     if z3 is None:
         return SmtAnswer("declined", "z3-solver is not installed")
     tr = Translator()
@@ -289,7 +293,6 @@ def check_goal(expr, want: str, domain, timeout: float, dps: int = 50, extra=())
     except (TypeError, ValueError, RecursionError) as exc:  # sympy shapes we do not translate
         return SmtAnswer("declined", f"{type(exc).__name__}: {exc}"[:200],
                          seconds=round(time.process_time() - t0, 4))
-    deadline = t0 + timeout
 
     def solve(neg):
         s = new_solver(deadline)

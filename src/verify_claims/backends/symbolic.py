@@ -815,10 +815,8 @@ _MAX_OPS = 3000
 STRATEGY_SECONDS = 2.0
 
 
-SIGN_FORM_SECONDS = 1.0  # one strategy's slice of the claim's symbolic budget
-# replaying a certificate runs only the strategy that succeeded before: it may use the
-# claim's whole budget (a slow machine must not lose a proof it only has to re-check)
-REPLAY_SECONDS = 30.0
+# one strategy's slice of the claim's symbolic budget (a replay stretches it: timebox.py)
+SIGN_FORM_SECONDS = 1.0
 
 
 def _timeboxed(thunk, seconds=None):
@@ -859,7 +857,7 @@ def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero", strateg
         if name is not None and trace is not None:
             trace.won(point, name)
         return label, residual
-    label, name, residual = _zero_by(expr, facts, options, trace is not None and trace.replaying)
+    label, name, residual = _zero_by(expr, facts, options)
     if len(_SEARCHED) > 4096:
         _SEARCHED.clear()
     _SEARCHED[memo_key] = (label, name, residual)
@@ -872,10 +870,9 @@ def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero", strateg
 _SEARCHED: dict = {}
 
 
-def _zero_by(expr, facts, options, replay):
+def _zero_by(expr, facts, options):
     """(label, winning strategy, residual): label is None when no strategy gets to 0."""
-    # a replayed strategy is known to succeed: it gets the whole remaining budget, not a slice
-    seconds = STRATEGY_SECONDS if not replay else REPLAY_SECONDS
+    seconds = STRATEGY_SECONDS
     if expr.has(sp.Sum, sp.Product):
         # sympy's symbolic summation can run for ever on a sum over a symbolic group size
         # (telescoping attempts): evaluating it gets one strategy's slice, like a strategy
@@ -985,7 +982,7 @@ def prove_sign(expr, want: str, facts: Facts = NO_FACTS, trace=None, at: str = "
         if name is not None and trace is not None:
             trace.won(point, name)
         return name is not None
-    name = _prove_sign(expr, want, facts, forms, trace is not None and trace.replaying)
+    name = _prove_sign(expr, want, facts, forms)
     if len(_SEARCHED) > 4096:
         _SEARCHED.clear()
     _SEARCHED[memo_key] = name
@@ -1009,9 +1006,9 @@ def _decides(r, want, facts) -> bool:
     return facts.is_positive(r) or facts.is_positive(-r)  # nonzero
 
 
-def _prove_sign(expr, want, facts, forms, replay):
+def _prove_sign(expr, want, facts, forms):
     """The name of the first form whose sign sympy decides, or None."""
-    seconds = SIGN_FORM_SECONDS if not replay else REPLAY_SECONDS
+    seconds = SIGN_FORM_SECONDS
 
     def decide(r):
         return _decides(r, want, facts)
@@ -1187,9 +1184,7 @@ def _route(route, goal, e, rep, facts, facts_ends, seconds, trace):
         # (the expression as it is, one slice: the other forms are the sign routes' to try)
         if _has_monotone_difference(e):
             ff = facts_ends or facts
-            replay = trace is not None and trace.replaying
-            if _timeboxed(lambda: _monotone_decides(e, goal.want, ff),
-                          SIGN_FORM_SECONDS if not replay else REPLAY_SECONDS):
+            if _timeboxed(lambda: _monotone_decides(e, goal.want, ff), SIGN_FORM_SECONDS):
                 return "sympy sign analysis: f(A) - f(B) has the sign of A - B for a monotone f"
         return None
     if route == "monotone pairing":

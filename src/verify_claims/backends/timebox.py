@@ -11,6 +11,14 @@ share the cores.  Waiting (an import that sleeps or blocks) uses no CPU, so the 
 uses ``clock="wall"``.  Where interval timers are unavailable (not the main thread,
 non-POSIX) the limits are no-ops and the runner's hard wall-clock timeout per claim is
 the only guard.
+
+A search gives each alternative a slice of the claim's budget, so that one hopeless
+alternative cannot use it all.  A CPU-time slice still depends on the machine: a step that
+took 0.6 s of a 1 s slice where the proof was found takes 1.2 s on a machine twice as
+slow.  Replaying a certificate runs only steps that succeeded before, so the replay opens
+its budget with ``slices=REPLAY_STRETCH``: every limit opened inside it is that many times
+longer (never past the budget itself), and a proof found once is re-checked, not lost, on
+a machine several times slower.
 """
 
 from __future__ import annotations
@@ -20,7 +28,10 @@ import threading
 import time
 from contextlib import contextmanager
 
-__all__ = ["TimeUp", "time_limit"]
+__all__ = ["TimeUp", "time_limit", "slice_deadline", "REPLAY_STRETCH"]
+
+# how much longer a slice may run when a certificate is replayed (see the module docstring)
+REPLAY_STRETCH = 8.0
 
 
 class TimeUp(BaseException):
@@ -35,7 +46,8 @@ class TimeUp(BaseException):
 
 
 class _Clock:
-    """One interval timer with its own stack of (deadline, box), outermost first."""
+    """One interval timer with its own stack of (deadline, box, factor), outermost first;
+    `factor` stretches the limits opened inside that one."""
 
     def __init__(self, timer: str, signame: str, now):
         self.timer, self.signame, self.now = timer, signame, now
@@ -49,12 +61,12 @@ class _Clock:
         if not self.stack:
             signal.setitimer(which, 0)
             return
-        remaining = min(d for d, _ in self.stack) - self.now()
+        remaining = min(e[0] for e in self.stack) - self.now()
         signal.setitimer(which, max(remaining, 1e-4))
 
     def on_alarm(self, signum, frame):
         now = self.now()
-        expired = [box for d, box in self.stack if d <= now]
+        expired = [e[1] for e in self.stack if e[0] <= now]
         if expired:
             raise TimeUp(expired[0])  # the outermost expired limit wins: it owns more work
         self.arm()
@@ -65,9 +77,12 @@ _CLOCKS = {"cpu": _Clock("ITIMER_PROF", "SIGPROF", time.process_time),
 
 
 @contextmanager
-def time_limit(seconds: float, clock: str = "cpu"):
+def time_limit(seconds: float, clock: str = "cpu", slices: float | None = None):
     """Yield a box; TimeUp(box) is raised in the block once `seconds` of `clock` time
-    ("cpu": this process's CPU time, "wall": elapsed time) have passed."""
+    ("cpu": this process's CPU time, "wall": elapsed time) have passed.
+
+    Inside a limit opened with `slices=k`, every limit is k times longer than asked (a
+    replay's slices, see the module docstring); limits opened inside inherit the factor."""
     box = object()
     c = _CLOCKS[clock]
     if seconds <= 0 or not c.available() or threading.current_thread() is not threading.main_thread():
@@ -76,7 +91,8 @@ def time_limit(seconds: float, clock: str = "cpu"):
     signum = getattr(signal, c.signame)
     first = not c.stack
     old = signal.signal(signum, c.on_alarm) if first else None
-    c.stack.append((c.now() + seconds, box))
+    inherited = c.stack[-1][2] if c.stack else 1.0
+    c.stack.append((c.now() + seconds * inherited, box, inherited if slices is None else slices))
     c.arm()
     try:
         yield box
@@ -85,3 +101,14 @@ def time_limit(seconds: float, clock: str = "cpu"):
         c.arm()
         if first:
             signal.signal(signum, old)
+
+
+def slice_deadline(seconds: float, clock: str = "cpu") -> float:
+    """The deadline a limit of `seconds` opened now would have, on `clock`'s own scale
+    (stretched inside a replay), and never past an enclosing limit: for native code (z3)
+    that watches a deadline itself instead of taking the signal."""
+    c = _CLOCKS[clock]
+    now = c.now()
+    if not c.stack or threading.current_thread() is not threading.main_thread():
+        return now + seconds
+    return min(now + seconds * c.stack[-1][2], min(e[0] for e in c.stack))

@@ -7,7 +7,9 @@
 2. **Prove, then certify**, cheapest method first, within CPU-time budgets.  With a
    certificate (from the proof store or committed beside the derivations) only the
    recorded decisions are replayed: every step is re-done, none is trusted.  A replay that
-   does not reach the recorded status is reported, and the claim is searched again.
+   does not reach the recorded status is reported, and the claim is searched again.  A
+   replay is not held to a search's budgets (NUMBERS_SHARE below), so that a slower
+   machine re-checks a proof instead of losing it.
 3. **The numbers again, in mpmath at every point**: all of the claim's points when no
    proof or certificate established it (the evidence behind *checked*), the first ten as
    the cross-check of a proof.  The combination rule:
@@ -28,6 +30,7 @@ or refuted, never proved, certified or checked.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import replace
@@ -36,7 +39,7 @@ from ..backends import METHODS
 from ..backends.numeric import NumericOutcome
 from ..backends.shrink import shrink_counterexample
 from ..backends.symbolic import ProofOutcome
-from ..backends.timebox import TimeUp, time_limit
+from ..backends.timebox import REPLAY_STRETCH, TimeUp, time_limit
 from ..kinds import kind_of
 from ..model.claims import float_hint, too_deep
 from ..model.result import Result
@@ -49,6 +52,12 @@ from .goals import Certificate
 __all__ = ["verify", "certify", "establish_screened", "Settings", "claim_rng"]
 
 STRONG = (Status.PROVED, Status.CERTIFIED)
+# A replay runs only steps that succeeded before, so it is not held to a search's budgets:
+# it may use the claim's CPU limit (--timeout) up to what the numbers need (NUMBERS_SHARE
+# of it), and the slices inside it are stretched (backends/timebox.py).  A machine several
+# times slower than the one that found a proof then re-checks it instead of losing it.
+NUMBERS_SHARE = 0.15
+MIN_SEARCH_SECONDS = 1.0
 # sample points of the high-precision cross-check of a proof (the first ones of the
 # claim's seeded sample, which the float screen has already seen)
 CROSS_CHECK_SAMPLES = 10
@@ -87,8 +96,16 @@ def verify(claim, settings: Settings | None = None, *, certificate: dict | None 
         replay = result.evidence.get("replay")
         if replay is not None and replay.get("result") == "failed":
             # a committed or stored certificate that does not replay is never trusted:
-            # search from scratch, and say so
-            fresh = _establish(kind, claim, settings, None, screen, t0, t1)
+            # search from scratch, and say so -- in what is left of the claim's CPU limit
+            left = t0 + settings.timeout * (1 - NUMBERS_SHARE) - time.process_time() \
+                if math.isfinite(settings.timeout) else math.inf
+            if left < 2 * MIN_SEARCH_SECONDS:
+                result.message = (f"CERTIFICATE DID NOT REPLAY ({replay.get('reason', '')}); no CPU time "
+                                  "left to search again. " + result.message).strip()
+                return result
+            searching = replace(settings, prover_budget=min(settings.symbolic_budget(), left / 2),
+                                certify_budget=min(settings.certification_budget(), left / 2))
+            fresh = _establish(kind, claim, searching, None, screen, t0, t1)
             fresh.evidence["replay"] = replay
             fresh.message = (f"CERTIFICATE DID NOT REPLAY ({replay.get('reason', '')}); searched again. "
                              + fresh.message).strip()
@@ -114,7 +131,7 @@ def establish_screened(claim, settings: Settings, screen: NumericOutcome) -> str
     proof = _attempt_proof(kind, claim, ctx, settings.symbolic_budget())
     if proof.status is not None:
         return str(proof.status)
-    cert = _attempt_certificate(kind, claim, ctx, proof, screen, settings)
+    cert = _attempt_certificate(kind, claim, ctx, proof, screen, settings.certification_budget())
     return "certified" if cert is not None and cert.verdict == "certified" else ""
 
 
@@ -166,9 +183,10 @@ def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
         if certificate.get("reason"):
             cert = Certificate("undecided", reason=certificate["reason"] + RECORDED_NOTE)
     else:
-        proof = _attempt_proof(kind, claim, ctx, settings.symbolic_budget())
+        proof = _attempt_proof(kind, claim, ctx, _budget(settings.symbolic_budget(), ctx, settings, t0))
         t2 = time.process_time()
-        cert = _attempt_certificate(kind, claim, ctx, proof, screen, settings)
+        cert = _attempt_certificate(kind, claim, ctx, proof, screen,
+                                    _budget(settings.certification_budget(), ctx, settings, t0))
     t3 = time.process_time()
     strong = proof.status is not None or (cert is not None and cert.verdict == "certified")
     # the numbers again, every point in mpmath: for a claim that no proof or certificate
@@ -220,10 +238,16 @@ def _replay_outcome(recorded, status, negative) -> dict:
             "reason": f"the certificate recorded {recorded}, the replay reached {Status(status).value}"}
 
 
+def _stretch(ctx: Context) -> float | None:
+    """A replay's slices are longer than a search's: it runs only steps that succeeded
+    before, and a slower machine must re-check them, not lose them (backends/timebox.py)."""
+    return REPLAY_STRETCH if ctx.replaying else None
+
+
 def _attempt_proof(kind, claim, ctx: Context, budget: float) -> ProofOutcome:
     box = None
     try:
-        with time_limit(budget) as box:
+        with time_limit(budget, slices=_stretch(ctx)) as box:
             return kind.prove(claim, ctx)
     except TimeUp as exc:
         if exc.box is not box:
@@ -233,14 +257,22 @@ def _attempt_proof(kind, claim, ctx: Context, budget: float) -> ProofOutcome:
         return ProofOutcome(None, "sympy", {"stopped": "sympy recursion limit"})
 
 
-def _attempt_certificate(kind, claim, ctx: Context, proof: ProofOutcome, numeric, settings: Settings):
+def _budget(search: float, ctx: Context, settings: Settings, t0: float) -> float:
+    """A search's budget, or a replay's: the claim's CPU limit up to the numbers' share."""
+    if not ctx.replaying:
+        return search
+    if not math.isfinite(settings.timeout):
+        return search * REPLAY_STRETCH
+    return max(MIN_SEARCH_SECONDS, t0 + settings.timeout * (1 - NUMBERS_SHARE) - time.process_time())
+
+
+def _attempt_certificate(kind, claim, ctx: Context, proof: ProofOutcome, numeric, budget: float):
     """Certification of an inequality-like claim the prover did not establish."""
     if not kind.inequality_like or proof.status is not None:
         return None
-    budget = settings.certification_budget()
     box = None
     try:
-        with time_limit(budget + 1.0) as box:
+        with time_limit(budget + 1.0, slices=_stretch(ctx)) as box:
             return kind.certify(claim, ctx, proof, numeric, budget)
     except TimeUp as exc:
         if exc.box is not box:
