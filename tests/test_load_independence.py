@@ -65,20 +65,6 @@ def test_same_statuses_and_exit_code_with_every_core_busy(tmp_path):
     assert set(quiet) >= set(HEAVY) and "timeout" not in quiet.values()
 
 
-def _replay(tmp: Path, slowdown_loops: int | None) -> dict:
-    """One claim replayed from its committed certificate, optionally on a simulated slower
-    machine (tests/_slow_machine.py); its claims.json entry."""
-    prefix = [sys.executable, "-m", "verify_claims"] if slowdown_loops is None else \
-        [sys.executable, str(ROOT / "tests" / "_slow_machine.py"), str(slowdown_loops)]
-    cmd = [*prefix, "--derivations", str(ROOT / "derivations"), "--only", SLOW_MACHINE_CLAIM, "--no-cache",
-           "--jobs", "1", "--no-html", "--no-latex", "-q", "--report-dir", str(tmp)]
-    proc = subprocess.run(cmd, env=_pythonpath_env(), capture_output=True, text=True, timeout=1200)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    report = json.loads((tmp / "claims.json").read_text())
-    assert report["run"]["store"]["replay_failures"] == [], proc.stderr
-    return report["claims"][0]
-
-
 # its replay decides side conditions in steps that take most of a search's 1 s slice here:
 # before replays stretched their slices, a machine 1.5 times slower lost it now and then,
 # one 3 times slower always (searched again, or checked)
@@ -87,9 +73,16 @@ SLOW_MACHINE_CLAIM = "direct-kl-large-g-two-stationary-lower"
 
 @pytest.mark.slow
 def test_a_certificate_found_here_replays_on_a_machine_several_times_slower(tmp_path):
-    here = _replay(tmp_path / "here", None)
-    slower = _replay(tmp_path / "slower", 30)
-    assert here["origin"] == slower["origin"] == "replayed"
-    assert here["status"] == slower["status"] == "certified"
-    # the simulation did slow the replay down (CPU seconds of the claim)
-    assert slower["seconds"] > 2.5 * here["seconds"], (here["seconds"], slower["seconds"])
+    cmd = [sys.executable, str(ROOT / "tests" / "_slow_machine.py"), "30", "--derivations", str(ROOT / "derivations"),
+           "--only", SLOW_MACHINE_CLAIM, "--no-cache", "--jobs", "1", "--no-html", "--no-latex", "-q",
+           "--report-dir", str(tmp_path)]
+    proc = subprocess.run(cmd, env=_pythonpath_env(), capture_output=True, text=True, timeout=1200)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # the simulation does slow sympy down (tests/_slow_machine.py measures it first: about 3x
+    # on a factor/expand workload, 3 to 4x on this claim)
+    slowdown = float(proc.stdout.split("slowdown: ", 1)[1].split()[0])
+    assert slowdown > 2.0, proc.stdout
+    report = json.loads((tmp_path / "claims.json").read_text())
+    assert report["run"]["store"]["replay_failures"] == [], proc.stderr
+    claim = report["claims"][0]
+    assert (claim["origin"], claim["status"]) == ("replayed", "certified"), claim.get("message")
