@@ -96,3 +96,42 @@ def test_slice_deadline_is_stretched_and_capped_like_a_limit():
         now = time.process_time()
         assert abs(slice_deadline(1.0) - (now + 8.0)) < 0.05
         assert slice_deadline(100.0) <= now + 30.0 + 0.05  # never past the budget
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the dropped one
+def test_a_time_up_dropped_inside_a_weakref_callback_is_raised_again():
+    # the limit expires while a weakref callback runs (as inside sympy's caches or the
+    # garbage collector): Python prints "Exception ignored in ..." and drops the TimeUp, so
+    # a limit that signalled only once would never stop the work after it
+    import weakref
+
+    class Thing:
+        pass
+
+    def callback(_ref):
+        burn(0.2)
+
+    with pytest.raises(TimeUp) as info:
+        with time_limit(0.05) as box:
+            thing = Thing()
+            ref = weakref.ref(thing, callback)
+            del thing  # the callback runs here, and the limit expires in it
+            burn(3)  # without a second signal nothing stops this
+    assert info.value.box is box and ref() is None
+    spin(0.05)  # and nothing is left armed
+
+
+def test_a_time_up_during_a_limits_own_cleanup_leaves_no_stale_limit():
+    # the retry signal of an expired outer limit may arrive while an inner limit is being
+    # closed: the inner limit's entry is still removed and its handler state restored, and
+    # the outer TimeUp still reaches its own block
+    for _ in range(30):
+        with pytest.raises(TimeUp) as info:
+            with time_limit(0.003) as outer:
+                while True:
+                    with time_limit(5):
+                        burn(0.0005)
+        assert info.value.box is outer
+    from verify_claims.backends.timebox import _CLOCKS
+    assert _CLOCKS["cpu"].stack == []
+    spin(0.05)

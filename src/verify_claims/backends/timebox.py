@@ -64,16 +64,40 @@ class _Clock:
         remaining = min(e[0] for e in self.stack) - self.now()
         signal.setitimer(which, max(remaining, 1e-4))
 
-    def on_alarm(self, signum, frame):
+    def expired(self) -> list:
+        """Boxes whose deadline has passed, outermost first."""
         now = self.now()
-        expired = [e[1] for e in self.stack if e[0] <= now]
+        return [e[1] for e in self.stack if e[0] <= now]
+
+    def on_alarm(self, signum, frame):
+        expired = self.expired()
         if expired:
+            # a TimeUp raised inside a weakref callback or a __del__ (sympy's caches, the
+            # garbage collector) is printed and dropped by Python: signal again soon, until
+            # the limit's own block has closed it (its cleanup re-arms the timer)
+            signal.setitimer(getattr(signal, self.timer), RETRY_SECONDS)
             raise TimeUp(expired[0])  # the outermost expired limit wins: it owns more work
         self.arm()
+
+    def close(self, box):
+        """Remove `box`'s limit (if still there) and re-arm: safe to repeat.  Returns the
+        outermost enclosing limit that has already expired, if any."""
+        entry = next((e for e in self.stack if e[1] is box), None)
+        if entry is not None:
+            self.stack.remove(entry)
+        expired = self.expired()
+        self.arm()
+        return expired[0] if expired else None
 
 
 _CLOCKS = {"cpu": _Clock("ITIMER_PROF", "SIGPROF", time.process_time),
            "wall": _Clock("ITIMER_REAL", "SIGALRM", time.monotonic)}
+RETRY_SECONDS = 0.01
+_UNSET = object()
+
+
+def _open(box) -> bool:
+    return any(e[1] is box for c in _CLOCKS.values() for e in c.stack)
 
 
 @contextmanager
@@ -90,17 +114,38 @@ def time_limit(seconds: float, clock: str = "cpu", slices: float | None = None):
         return
     signum = getattr(signal, c.signame)
     first = not c.stack
-    old = signal.signal(signum, c.on_alarm) if first else None
-    inherited = c.stack[-1][2] if c.stack else 1.0
-    c.stack.append((c.now() + seconds * inherited, box, inherited if slices is None else slices))
-    c.arm()
+    old = _UNSET
     try:
+        # inside the try: a signal of an enclosing limit arriving here still closes this one
+        if first:
+            old = signal.signal(signum, c.on_alarm)
+        inherited = c.stack[-1][2] if c.stack else 1.0
+        c.stack.append((c.now() + seconds * inherited, box, inherited if slices is None else slices))
+        # an enclosing limit that has run out stops the work here, whether or not its signal
+        # has come: a timer re-armed at every nested limit would otherwise be pushed back by
+        # the kernel's tick (4 ms) each time, and a loop of short limits would never stop
+        expired = c.expired()
+        if expired:
+            raise TimeUp(expired[0])
+        c.arm()
         yield box
     finally:
-        c.stack.remove(next(e for e in c.stack if e[1] is box))
-        c.arm()
-        if first:
-            signal.signal(signum, old)
+        # an enclosing limit's TimeUp may arrive during this cleanup: the cleanup is finished
+        # first (no stale limit, the handler restored), then that TimeUp is raised; so is
+        # one for an enclosing limit that ran out while this block worked
+        pending = None
+        while True:
+            try:
+                outer = c.close(box)
+                if first and old is not _UNSET:
+                    signal.signal(signum, old)
+                break
+            except TimeUp as exc:
+                pending = exc
+        if pending is None and outer is not None:
+            pending = TimeUp(outer)
+        if pending is not None and _open(pending.box):
+            raise pending
 
 
 def slice_deadline(seconds: float, clock: str = "cpu") -> float:
