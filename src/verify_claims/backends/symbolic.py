@@ -63,6 +63,9 @@ _SLACK_OPS = 60
 _REAL_OF_REAL = (sp.exp, sp.sin, sp.cos, sp.atan, sp.sinh, sp.cosh, sp.tanh, sp.asinh)
 
 
+_TRANSCENDENTAL = (sp.exp, sp.log, sp.asinh, sp.sin, sp.cos, sp.atan, sp.sinh, sp.cosh, sp.tanh)
+
+
 class Facts:
     """What the prover may use beyond per-symbol assumptions: the slacks of the strict
     `where` relations (p1 + p2 < 1 gives 1 - p1 - p2 > 0) and of the non-strict ones."""
@@ -108,18 +111,31 @@ class Facts:
         if depth > 6:
             return False
         # c (f(A) - f(B)) + (terms >= 0) for a strictly monotone f: first, as it is cheap to
-        # rule out (no matched pair of terms) and the slack search below is slow on such sums
+        # rule out (no matched pair of terms) and the slack search is slow on such sums
         if isinstance(e, sp.Add) and depth <= _MONO_DEPTH and self._monotone_difference(e, depth, True):
             return True
         small = sp.count_ops(e) <= _SLACK_OPS
+        if small and e.has(*_TRANSCENDENTAL):
+            # the slacks as factors last (see _slack_multiple): the structure usually decides
+            return self._by_structure(e, depth, small) or self._slack_multiple(e)
+        return (small and self._slack_multiple(e)) or self._by_structure(e, depth, small)
+
+    def _slack_multiple(self, e) -> bool:
+        """e = slack times something positive by assumptions (1 - z_2 for z_2 < 1).  A
+        slack can only explain an expression that contains its symbols, and only a small
+        one: cancel() against a large one would eat the whole time slice.  For e with exp,
+        log, ... in it this rarely holds and cancel() is slow (0.1 s per slack on
+        1 + (1 - z_1) exp(...)/z_1, whose terms are plainly positive): tried after the rest."""
+        return any(k.free_symbols <= e.free_symbols and sp.cancel(e / k).is_positive is True
+                   for k in self.positive)
+
+    def _by_structure(self, e, depth, small) -> bool:
+        # e = slack + (something non-negative); after the slacks as factors, as its recursion
+        # is the costly part (1 - z_2 = (z_2 - z_1) + (1 - 2 z_2 + z_1) took 1 s)
         for k in self.positive:
-            # a slack can only explain a small expression that contains its symbols;
-            # cancel() against a large one would eat the whole time slice
             if not small:
                 break
-            if k.free_symbols <= e.free_symbols and sp.cancel(e / k).is_positive is True:
-                return True
-            # e = slack + (something non-negative), e.g. 1 - p2 = (1 - p1 - p2) + p1
+            # e.g. 1 - p2 = (1 - p1 - p2) + p1
             if isinstance(e, sp.Add) and depth < 3:
                 rest = sp.expand(e - k)
                 if rest.is_nonnegative is True or (rest != e and self.is_nonnegative(rest, depth + 2)):
