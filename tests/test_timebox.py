@@ -135,3 +135,38 @@ def test_a_time_up_during_a_limits_own_cleanup_leaves_no_stale_limit():
     from verify_claims.backends.timebox import _CLOCKS
     assert _CLOCKS["cpu"].stack == []
     spin(0.05)
+
+
+def test_a_replay_that_never_finishes_leaves_the_numbers_their_share_of_the_claims_limit():
+    # a replay is not held to a search's budgets, but the proof and the certificate together
+    # stop before the claim's CPU limit less the numbers' share (engine/verify.py)
+    from verify_claims.engine import verify as engine
+    from verify_claims.engine.context import Context, Trace
+    from verify_claims.run.settings import Settings
+
+    class Endless:
+        inequality_like = True
+
+        def prove(self, claim, ctx):
+            burn(1e9)
+
+        def certify(self, claim, ctx, proof, numeric, budget):
+            burn(1e9)
+
+    for timeout in (2.0, 4.0):
+        settings = Settings(timeout=timeout)
+        t0 = time.process_time()
+        ctx = Context(settings, Trace({}))  # replaying a certificate
+        proof = engine._attempt_proof(Endless(), None, ctx, engine._budget(settings.symbolic_budget(), ctx,
+                                                                           settings, t0))
+        engine._attempt_certificate(Endless(), None, ctx, proof, None,
+                                    engine._budget(settings.certification_budget(), ctx, settings, t0))
+        used = time.process_time() - t0
+        assert used <= timeout * (1 - engine.NUMBERS_SHARE) + 0.1, (timeout, used)
+
+
+def test_a_limit_too_short_to_measure_is_not_its_own_enclosing_limit():
+    with pytest.raises(TimeUp) as info:
+        with time_limit(1e-9) as box:
+            burn(1)
+    assert info.value.box is box

@@ -114,19 +114,21 @@ def time_limit(seconds: float, clock: str = "cpu", slices: float | None = None):
         return
     signum = getattr(signal, c.signame)
     first = not c.stack
-    old = _UNSET
+    # read before installing: a signal of the other clock handled inside signal.signal()
+    # must not lose the handler to restore
+    old = signal.getsignal(signum) if first else _UNSET
     try:
         # inside the try: a signal of an enclosing limit arriving here still closes this one
         if first:
-            old = signal.signal(signum, c.on_alarm)
-        inherited = c.stack[-1][2] if c.stack else 1.0
-        c.stack.append((c.now() + seconds * inherited, box, inherited if slices is None else slices))
+            signal.signal(signum, c.on_alarm)
         # an enclosing limit that has run out stops the work here, whether or not its signal
         # has come: a timer re-armed at every nested limit would otherwise be pushed back by
         # the kernel's tick (4 ms) each time, and a loop of short limits would never stop
         expired = c.expired()
         if expired:
             raise TimeUp(expired[0])
+        inherited = c.stack[-1][2] if c.stack else 1.0
+        c.stack.append((c.now() + seconds * inherited, box, inherited if slices is None else slices))
         c.arm()
         yield box
     finally:

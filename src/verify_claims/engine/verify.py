@@ -56,8 +56,9 @@ STRONG = (Status.PROVED, Status.CERTIFIED)
 # it may use the claim's CPU limit (--timeout) up to what the numbers need (NUMBERS_SHARE
 # of it), and the slices inside it are stretched (backends/timebox.py).  A machine several
 # times slower than the one that found a proof then re-checks it instead of losing it.
-NUMBERS_SHARE = 0.15
+NUMBERS_SHARE = 0.2
 MIN_SEARCH_SECONDS = 1.0
+CERTIFY_MARGIN = 1.0  # the certification's limit is its budget plus this (_attempt_certificate)
 # sample points of the high-precision cross-check of a proof (the first ones of the
 # claim's seeded sample, which the float screen has already seen)
 CROSS_CHECK_SAMPLES = 10
@@ -97,8 +98,7 @@ def verify(claim, settings: Settings | None = None, *, certificate: dict | None 
         if replay is not None and replay.get("result") == "failed":
             # a committed or stored certificate that does not replay is never trusted:
             # search from scratch, and say so -- in what is left of the claim's CPU limit
-            left = t0 + settings.timeout * (1 - NUMBERS_SHARE) - time.process_time() \
-                if math.isfinite(settings.timeout) else math.inf
+            left = _replay_end(settings, t0) - time.process_time()
             if left < 2 * MIN_SEARCH_SECONDS:
                 result.message = (f"CERTIFICATE DID NOT REPLAY ({replay.get('reason', '')}); no CPU time "
                                   "left to search again. " + result.message).strip()
@@ -245,6 +245,8 @@ def _stretch(ctx: Context) -> float | None:
 
 
 def _attempt_proof(kind, claim, ctx: Context, budget: float) -> ProofOutcome:
+    if budget < 0.05:  # (a limit of 0 would be no limit at all)
+        return ProofOutcome(None, "sympy", {"stopped": "no CPU time left for the symbolic attempt"})
     box = None
     try:
         with time_limit(budget, slices=_stretch(ctx)) as box:
@@ -257,22 +259,32 @@ def _attempt_proof(kind, claim, ctx: Context, budget: float) -> ProofOutcome:
         return ProofOutcome(None, "sympy", {"stopped": "sympy recursion limit"})
 
 
+def _replay_end(settings: Settings, t0: float) -> float:
+    """The CPU time by which a replay (or the search after a failed one) must be done: the
+    claim's limit less the numbers' share and the certification's margin."""
+    if not math.isfinite(settings.timeout):
+        return math.inf
+    return t0 + settings.timeout * (1 - NUMBERS_SHARE) - CERTIFY_MARGIN
+
+
 def _budget(search: float, ctx: Context, settings: Settings, t0: float) -> float:
-    """A search's budget, or a replay's: the claim's CPU limit up to the numbers' share."""
+    """A search's budget, or a replay's: what is left until _replay_end (0: nothing left)."""
     if not ctx.replaying:
         return search
     if not math.isfinite(settings.timeout):
         return search * REPLAY_STRETCH
-    return max(MIN_SEARCH_SECONDS, t0 + settings.timeout * (1 - NUMBERS_SHARE) - time.process_time())
+    return max(0.0, _replay_end(settings, t0) - time.process_time())
 
 
 def _attempt_certificate(kind, claim, ctx: Context, proof: ProofOutcome, numeric, budget: float):
     """Certification of an inequality-like claim the prover did not establish."""
     if not kind.inequality_like or proof.status is not None:
         return None
+    if budget < 0.05:
+        return Certificate("undecided", reason="no CPU time left for certification")
     box = None
     try:
-        with time_limit(budget + 1.0, slices=_stretch(ctx)) as box:
+        with time_limit(budget + CERTIFY_MARGIN, slices=_stretch(ctx)) as box:
             return kind.certify(claim, ctx, proof, numeric, budget)
     except TimeUp as exc:
         if exc.box is not box:
