@@ -62,8 +62,7 @@ _SLACK_OPS = 60
 # functions real for a real argument
 _REAL_OF_REAL = (sp.exp, sp.sin, sp.cos, sp.atan, sp.sinh, sp.cosh, sp.tanh, sp.asinh)
 
-
-_TRANSCENDENTAL = (sp.exp, sp.log, sp.asinh, sp.sin, sp.cos, sp.atan, sp.sinh, sp.cosh, sp.tanh)
+_TRANSCENDENTAL = _REAL_OF_REAL + (sp.log,)
 
 
 class Facts:
