@@ -12,7 +12,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from verify_claims import Inequality, Maximiser, Ref
+from verify_claims import Inequality, Maximiser, Monotonic, Ref
 from verify_claims.backends import certification_backends
 from verify_claims.backends.ball import BALL, _logit_interval, _quotient_candidates
 from verify_claims.backends.interval import _outside, _relation_gradients
@@ -146,3 +146,113 @@ def test_a_quotient_certificate_records_its_route_and_replays_it():
     assert routes and all(r.startswith("quotient ") for r in routes)
     again = verify(c, S, certificate={"status": "certified", "decisions": first.evidence["trace"]})
     assert again.status == "certified" and again.evidence["replay"]["result"] == "replayed"
+
+
+# ---------------------------------------------------------------- a quotient over the whole open square
+SQUARE = {z1: sp.Interval.open(0, 1), z2: sp.Interval.open(0, 1)}
+TWO_WHERE = (z1 < z2, z1 * (1 - z1) > z2 * (1 - z2))
+U = lambda p: (2 * p - 1) / (2 * sp.sqrt(p * (1 - p)))  # noqa: E731 - u = (1/s)'/logit', increasing
+
+
+def test_beta_is_below_u_at_the_upper_zero_over_every_pair_of_zeros():
+    """beta = (1/s_2 - 1/s_1)/(logit z_2 - logit z_1) = u(xi) for some xi in (z_1, z_2) (Cauchy),
+    so beta < u(z_2).  The denominator's sign needs the logistic coordinates here: in z_1, z_2
+    its slope 1/(z_2 (1 - z_2)) is unbounded at the corner (1, 1) of the open square."""
+    dec = ball(Goal(U(z2) - BETA2, "positive", Domain(SQUARE, TWO_WHERE), "beta < u(z_2)"))
+    assert dec.verdict == "holds", dec.detail
+    assert "logistic" in dec.detail
+
+
+def test_beta_is_not_below_u_at_the_lower_zero():
+    # the wrong end: beta = u(xi) > u(z_1)
+    dec = ball(Goal(U(z1) - BETA2, "positive", Domain(SQUARE, TWO_WHERE), "beta < u(z_1)"))
+    assert dec.verdict != "holds"
+    c = Inequality(id="beta-below-u-lower", title="t", ref=REF, lhs=BETA2, op="<", rhs=U(z1),
+                   domain=SQUARE, where=TWO_WHERE)
+    c.validate()
+    res = verify(c, S)
+    assert res.status == "refuted" and res.counterexample
+
+
+# ---------------------------------------------------------------- a slope split at a face
+t = sp.Symbol("t")
+Q = (sp.exp(y) - sp.exp(x)) / (y - x)  # the mean of exp over [x, y]: e^x < Q < e^y
+FACE = Domain({t: sp.Interval.open(0, 1), **BAND.sets}, BAND.where)
+
+
+def face_goal(e):
+    from verify_claims.backends.interval import Curve
+    assert sp.simplify(e.subs(t, 0)) == 0  # the face t = 0 is an exact zero of e
+    return Goal(e, "positive", FACE, "e > 0 off the face", curve=Curve(t, 0, order=1, side="right"))
+
+
+def test_a_slope_holding_a_quotient_is_split_at_the_face():
+    """e = e^(y + t) - e^y - t Q vanishes at t = 0, and its slope e^(y + t) - Q is
+    (e^(y + t) - e^y) + (e^y - Q): a part 0 on the face and increasing, plus the quotient
+    part at the face, which the difference-quotient route decides."""
+    from verify_claims.engine.context import Trace
+    goal = face_goal(sp.exp(y + t) - sp.exp(y) - t * Q)
+    trace = Trace()
+    dec = certification_backends()["ball"].decide(goal, 10, trace)
+    assert dec.verdict == "holds", dec.detail
+    routes = [v for k, v in trace.record.items() if k.startswith("ball route")]
+    assert routes == ["slope t: face 0: quotient 0: curve x"]
+    assert "mean value theorem" in dec.detail and "E|_{t=0}" in dec.detail
+    # the route replays with no search, and a replay of another route does not decide
+    assert certification_backends()["ball"].decide(goal, 10, Trace(trace.record)).verdict == "holds"
+    wrong = {k: ("slope t: face 1: quotient 0: curve x" if k.startswith("ball route") else v)
+             for k, v in trace.record.items()}
+    assert certification_backends()["ball"].decide(goal, 10, Trace(wrong)).verdict != "holds"
+
+
+def test_the_face_split_needs_the_quotient_part_at_the_face():
+    # e^(x + t) - e^x - t Q: the slope at the face is e^x - Q < 0, so e < 0 next to the face
+    dec = ball(face_goal(sp.exp(x + t) - sp.exp(x) - t * Q))
+    assert dec.verdict != "holds"
+
+
+def test_the_face_split_needs_the_part_that_is_zero_on_the_face():
+    # slope e^(y - 3t) - Q: positive at the face (e^y > Q) but falling below Q further in, and e
+    # itself goes negative at t = 1 when x is close to y
+    e = (sp.exp(y) - sp.exp(y - 3 * t)) / 3 - t * Q
+    dec = ball(face_goal(e))
+    assert dec.verdict != "holds"
+    f = sp.integrate(e, (t, 0, t))  # a Monotonic claim whose derivative is e
+    m = Monotonic(id="face-part-fails", title="t", ref=REF, expr=f, var=t, direction="increasing",
+                  domain={t: sp.Interval(0, 1), **BAND.sets}, where=BAND.where)
+    m.validate()
+    res = verify(m, S)
+    assert res.status == "refuted" and res.counterexample
+
+
+def test_phi_increases_from_the_upper_zero_to_one_over_every_pair_of_zeros():
+    """Section 3's potential reading: Phi(z_2 + t (1 - z_2)) increases on [0, 1], so 1 is the
+    second local maximiser.  Its derivative vanishes at t = 0 (z_2 is a zero of h); its slope
+    has the sign of u(x) - beta = (u(x) - u(z_2)) + (u(z_2) - beta), both parts certified."""
+    tt = sp.Symbol("t")
+    xt = z2 + tt * (1 - z2)
+    w = (1 - tt) * (1 - z2)
+    expr = sp.asin(2 * xt - 1) - BETA2 * (sp.Piecewise((0, sp.Eq(tt, 1)), (w * sp.log(w), True))
+                                          + xt * sp.log(xt) - xt * sp.log(REF2) - w * sp.log(1 - REF2))
+    m = Monotonic(id="phi-increasing-to-one", title="t", ref=REF, expr=expr, var=tt, direction="increasing",
+                  domain={tt: sp.Interval(0, 1), **SQUARE}, where=TWO_WHERE)
+    m.validate()
+    first = verify(m, S)
+    assert first.status == "certified", first.message
+    routes = [v for k, v in first.evidence["trace"].items() if k.startswith("ball route")]
+    assert routes and routes[0].startswith("slope t: face 0: quotient 0: logistic")
+    again = verify(m, S, certificate={"status": "certified", "decisions": first.evidence["trace"]})
+    assert again.status == "certified" and again.evidence["replay"]["result"] == "replayed"
+
+
+def test_phi_does_not_increase_between_the_two_zeros():
+    # Phi' = beta h < 0 between z_1 and z_2: the wrong interval is refuted with its numbers
+    tt = sp.Symbol("t")
+    xt = z1 + tt * (z2 - z1)
+    expr = sp.asin(2 * xt - 1) - BETA2 * (xt * sp.log(xt / REF2) + (1 - xt) * sp.log((1 - xt) / (1 - REF2)))
+    m = Monotonic(id="phi-increasing-between", title="t", ref=REF, expr=expr, var=tt, direction="increasing",
+                  domain={tt: sp.Interval(0, 1), **SQUARE}, where=TWO_WHERE)
+    m.validate()
+    assert certify(m, S, 20).verdict != "certified"
+    res = verify(m, S)
+    assert res.status == "refuted" and res.counterexample

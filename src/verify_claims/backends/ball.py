@@ -307,6 +307,17 @@ class BallBackend(Backend):
                 return decision
             if replay is not None:
                 return Decision("unknown", f"ball: the recorded route {replay!r} did not decide the goal")
+        if curve is not None and (replay is None or replay.startswith("slope ")):
+            # an order-1 face whose slope holds a difference quotient: plain boxes cannot
+            # decide that slope near the quotient's diagonal (see _slope_face)
+            more = _slope_face(goal, e, curve, deadline - (deadline - time.process_time()) / 6, replay, trace)
+            if more is not None:
+                decision, route = more
+                if trace is not None:
+                    trace.won(point, route)
+                return decision
+            if replay is not None:
+                return Decision("unknown", f"ball: the recorded route {replay!r} did not decide the goal")
         ok = defined(e, goal.domain, seconds / 4)
         if replay in (None, "plain"):
             # without a curve, a third of the slice: the reductions below need the rest (the
@@ -450,14 +461,7 @@ def _difference_quotient(goal, e, deadline, replay=None):
         cr = c.xreplace(rep)
         if zero_by(cr.xreplace({rep.get(y, y): rep.get(x, x)}), facts)[0] is None:
             continue
-        # C's sign: C = 0 on y = x and every domain point has y > x
-        sign = None
-        for cw in ("positive", "negative"):
-            ans = branch_and_bound(c, cw, dom, encloser=BALL, seconds=max(0.05, (deadline - time.process_time()) / 4),
-                                   curve=Curve(y, x, order=1, side="right"))
-            if ans.verdict == "holds":
-                sign = cw
-                break
+        sign = _quotient_sign(c, dom, x, y, deadline)
         if sign is None:
             continue
         n = sp.Add(*[t * c ** k for t in sp.Add.make_args(e)])
@@ -505,6 +509,272 @@ def _difference_quotient(goal, e, deadline, replay=None):
     return None
 
 
+_FLIP = {"positive": "negative", "negative": "positive", "nonnegative": "nonpositive", "nonpositive": "nonnegative"}
+
+
+def _slope_face(goal, e, curve, deadline, replay=None, trace=None):
+    """e vanishes exactly on the face t = a of t's interval (an order-1 zero curve with a
+    numeric value: a Monotonic claim's derivative at an end where it is 0, Appendix B.2's
+    Phi' = beta h at the upper zero z_2 of h).  By the mean value theorem e(t) = e(a) +
+    (t - a) e_t(xi) = (t - a) e_t(xi), xi between a and t, so e has the goal's sign at every
+    point on that side when e is continuous up to the face (e defined there) and e_t has
+    the sign at every point of the domain.  The slope e_t is then split at the same face
+    against the difference quotient it holds (``_face_split``).  Route "slope <t>: <route>";
+    None when this does not apply or does not decide."""
+    from ..model.domain import Domain
+    from .definedness import defined
+    t, a = curve.var, sp.sympify(curve.value)
+    want = goal.want
+    if curve.order != 1 or not a.is_number or want not in _FLIP:
+        return None
+    if replay is not None and not replay.startswith(f"slope {t}: "):
+        return None
+    st = goal.domain.sets.get(t)
+    if not isinstance(st, sp.Interval) or a not in (st.start, st.end) or \
+            any(sp.sympify(w).has(t) for w in goal.domain.where):
+        return None
+    try:
+        et = sp.diff(e, t)
+    except Exception:  # noqa: BLE001 - no slope: not this way
+        return None
+    if not _quotient_candidates(et, goal.domain):
+        return None  # no difference quotient in the slope: the plain boxes' order-1 curve is the route
+    if want in ("negative", "nonpositive"):
+        e, et, want = -e, -et, _FLIP[want]
+    # the slope's sign gives e's on the side of the face where the goal lives: t > a at the
+    # lower end, t < a at the upper one (there e(t) = -(a - t) e_t(xi))
+    swant = want if a == st.start else _FLIP[want]
+    closed = sp.Interval(st.start, st.end, a != st.start and st.left_open, a != st.end and st.right_open)
+    dom_closed = Domain({**goal.domain.sets, t: closed}, goal.domain.where)
+    if not defined(e, dom_closed, min(4.0, max(0.1, (deadline - time.process_time()) / 2)), trace,
+                   at=f"defined up to {t} = {a}"):
+        return None  # not shown continuous up to the face
+    sub = _face_split(et, swant, goal.domain, t, a, deadline, replay.split(": ", 1)[1] if replay else None)
+    if sub is None:
+        return None
+    dec, route = sub
+    return (Decision("holds", f"ball: {e} is 0 at {t} = {a} exactly, so it has the sign of its slope d/d{t} "
+                     f"between (mean value theorem), and the slope is {swant}: {dec.detail}",
+                     boxes=dec.boxes, depth=dec.depth), f"slope {t}: {route}")
+
+
+def _face_split(f, want, dom, t, a, deadline, replay=None):
+    """f want (positive or nonnegative, or their negatives) where f = A + B q holds a
+    difference quotient q free of t (the t-free factors of the terms with a denominator C
+    of ``_quotient_candidates``; Appendix B.2's slope of Phi' is (1 - z_2)^2/(x (1 - x)) (u(x)
+    - beta) with x = z_2 + t (1 - z_2), u(x) = (2x - 1)/(2 sqrt(x (1 - x))), q = -beta) and a
+    cofactor B of one strict sign (sympy, else boxes).  With r = A/B and s the sign of B, f
+    has the sign of E = s (r + q), and E = s (r - r|_{t=a}) + s (r|_{t=a} + q):
+
+    1. the first part is 0 on the face t = a exactly and is shown of the weak sign by boxes
+       with the face as an order-1 zero curve (q is gone from it: u(x) - u(z_2) >= 0);
+    2. the second part is free of t and is shown of the goal's sign by the difference
+       quotient route (u(z_2) - beta > 0: the Cauchy mean value theorem in the logistic
+       coordinates).
+
+    Route "face <i>: <quotient route>" (i: the candidate's index); None when this does not
+    apply or does not decide."""
+    from ..model.domain import Domain
+    from ..engine.goals import Goal
+    if want in ("negative", "nonpositive"):
+        f, want = -f, _FLIP[want]
+    st = dom.sets[t]
+    rest = Domain({s_: v for s_, v in dom.sets.items() if s_ != t}, dom.where)
+    rep = dom.assumption_symbols()
+    for i, (c, _k, _x, _y) in enumerate(_quotient_candidates(f, dom)):
+        tag = f"face {i}:"
+        if replay is not None and not replay.startswith(tag):
+            continue
+        if deadline - time.process_time() < 0.2:
+            return None
+        qs, bs, others = set(), [], []
+        for term in sp.Add.make_args(f):
+            if not term.has(c):
+                others.append(term)
+                continue
+            coeff, rest_term = term.as_coeff_Mul()
+            factors = sp.Mul.make_args(rest_term)
+            qs.add(sp.Mul(*[g for g in factors if not g.has(t)]))
+            bs.append(coeff * sp.Mul(*[g for g in factors if g.has(t)]))
+        if len(qs) != 1 or not others:
+            continue
+        q = qs.pop()
+        if not q.has(c) or q.has(t):
+            continue
+        b, A = sp.Add(*bs), sp.Add(*others)
+        bsign = next((w for w in ("positive", "negative") if _exact_sign(b, w, dom, deadline)), None)
+        if bsign is None:
+            for w in ("positive", "negative"):
+                if branch_and_bound(b, w, dom, encloser=BALL,
+                                    seconds=max(0.05, (deadline - time.process_time()) / 8)).verdict == "holds":
+                    bsign = w
+                    break
+        if bsign is None:
+            continue
+        sgn = 1 if bsign == "positive" else -1
+        r = _cancelled(A / b, rep, deadline)
+        try:
+            r_a = r.xreplace({t: a})
+        except Exception:  # noqa: BLE001 - no value on the face: not this way
+            continue
+        if r_a.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+            continue
+        part = sgn * (r - r_a)
+        if replay is None:
+            # the t-part first: cheap, and without it the quotient part is not worth its time
+            p_how = _face_part(part, t, a, st, dom, deadline)
+            if p_how is None:
+                continue
+        face = sgn * (r_a + q)
+        sub = _difference_quotient(Goal(face, want, rest, f"at {t} = {a}"), face, deadline,
+                                   replay.split(": ", 1)[1] if replay else None)
+        if sub is None:
+            continue
+        qdec, qroute = sub
+        if replay is not None:
+            # the t-part after the quotient part on replay: the same two facts, in the order
+            # that lets a replay stop at the first one that fails
+            p_how = _face_part(part, t, a, st, dom, deadline)
+            if p_how is None:
+                return None
+        p_detail, p_boxes, p_depth = p_how
+        how = (f"{f} = A + B q with q = {q} free of {t} and B = {b} {bsign}, so it has the sign of "
+               f"E = {'' if sgn == 1 else '-'}(A/B + q) = P + Q: P = E - E|_{{{t}={a}}} = {part} >= 0 "
+               f"({p_detail}), and Q = E|_{{{t}={a}}} {want}: {qdec.detail}")
+        return Decision("holds", how, boxes=p_boxes + (qdec.boxes or 0),
+                        depth=max(p_depth, qdec.depth or 0)), f"{tag} {qroute}"
+    return None
+
+
+def _face_part(part, t, a, st, dom, deadline):
+    """part >= 0 on the domain, where part = 0 on the face t = a exactly: part(t) is the
+    integral of part_t from a, so part_t >= 0 (on the side t > a; <= 0 on t < a) decides it
+    -- first exactly (z3, else sympy) on part_t in its lowest terms, over part's own
+    variables, then by boxes with the face as an order-1 zero curve.  (detail, boxes,
+    depth) or None."""
+    lower = a == st.start
+    own = _own_domain(part, dom)
+    if own.sets.get(t) is None:
+        return None
+    slope = _cancelled(sp.diff(part, t), own.assumption_symbols(), deadline)
+    if _exact_sign(slope, "nonnegative" if lower else "nonpositive", own, deadline):
+        return (f"0 at {t} = {a}, and its slope {slope} is {'>=' if lower else '<='} 0 (exactly)", 0, 0)
+    ans = branch_and_bound(part, "nonnegative", own, encloser=BALL,
+                           seconds=max(0.05, (deadline - time.process_time()) / 3),
+                           curve=Curve(t, a, order=1, side="right" if lower else "left"))
+    if ans.verdict != "holds":
+        return None
+    return (f"by boxes with {t} = {a} as an exact zero curve of order 1: {ans.detail}", ans.boxes or 0,
+            ans.depth or 0)
+
+
+def _own_domain(e, dom):
+    """The domain of e's own variables, with only the where relations among them: fewer
+    hypotheses (still sound for a sign of e), and no splitting or search over variables e
+    does not have."""
+    from ..model.domain import Domain
+    syms = e.free_symbols
+    return Domain({s_: v for s_, v in dom.sets.items() if s_ in syms},
+                  tuple(w for w in dom.where if sp.sympify(w).free_symbols <= syms))
+
+
+def _exact_sign(e, want, dom, deadline) -> bool:
+    """e's sign on the domain (of e's own variables) shown exactly: z3 where it can state e
+    (0.05 s on an algebraic expression of two variables), else sympy's sign analysis."""
+    from . import smt
+    from .functions import smt_declines
+    from .symbolic import Facts, prove_sign, with_ends
+    from .timebox import TimeUp, time_limit
+    own = _own_domain(e, dom)
+    seconds = min(2.0, max(0.1, (deadline - time.process_time()) / 6))
+    if smt.available() and not smt_declines(e):
+        if smt.check_goal(e, want, own, seconds).verdict == "unsat":
+            return True
+    box = None
+    try:
+        with time_limit(seconds) as box:
+            rep = own.assumption_symbols()
+            return bool(prove_sign(e.xreplace(rep), want, Facts.from_relations(with_ends(own), rep)))
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise
+    except Exception:  # noqa: BLE001 - not shown
+        pass
+    return False
+
+
+def _cancelled(e, rep, deadline):
+    """e as one fraction with its common factors cancelled (sympy's together, cancel, factor
+    under the domain's assumptions: identities), which keeps boxes from enclosing 0/0 where
+    numerator and denominator vanish together; e itself when that does not finish."""
+    from .timebox import TimeUp, time_limit
+    box = None
+    try:
+        with time_limit(min(1.0, max(0.1, (deadline - time.process_time()) / 8))) as box:
+            return sp.factor(sp.cancel(sp.together(e.xreplace(rep)))).xreplace({v: k for k, v in rep.items()})
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise
+    except Exception:  # noqa: BLE001 - not simplified: as it is
+        pass
+    return e
+
+
+def _quotient_sign(c, dom, x, y, deadline):
+    """C's sign ("positive" or "negative") on a domain where y > x, C = 0 on the diagonal: by
+    boxes with the diagonal as an exact zero curve of order 1 (C(y) is the integral of C_y
+    from x to y), first in the logistic coordinates of x and y when both lie in (0, 1) -- a
+    difference of logits is u_y - u_x there, while in x, y its derivative 1/(y (1 - y)) is
+    unbounded at the corner (1, 1) of the open square (Appendix B.2's beta over all pairs of
+    zeros) -- then in x and y.  None when neither decides it."""
+    sub = _to_logistic(c, dom, x, y, deadline)
+    tries = []
+    if sub is not None:
+        cu, udom, us = sub
+        tries.append((cu, udom, Curve(us[y], us[x], order=1, side="right")))
+    tries.append((c, dom, Curve(y, x, order=1, side="right")))
+    for expr, d, curve in tries:
+        for cw in ("positive", "negative"):
+            ans = branch_and_bound(expr, cw, d, encloser=BALL, curve=curve,
+                                   seconds=max(0.05, (deadline - time.process_time()) / 8))
+            if ans.verdict == "holds":
+                return cw
+    return None
+
+
+def _to_logistic(n, dom, x, y, deadline):
+    """n with x = 1/(1 + exp(-u_x)), y = 1/(1 + exp(-u_y)) (both coordinates in (0, 1)),
+    simplified under the domain's assumptions (identities for real u: logit x is u_x,
+    sqrt(x (1 - x)) is 1/(2 cosh(u_x/2))), over the u-domain (its ends rounded outward, so a
+    superset) with the where relations substituted: (n_u, u-domain, {x: u_x, y: u_y}), or
+    None when that does not apply or does not finish in its slice."""
+    from ..model.domain import Domain
+    from .timebox import TimeUp, time_limit
+    iu = {s: _logit_interval(dom.sets[s]) for s in (x, y)}
+    if any(v is None for v in iu.values()):
+        return None
+    us = {s: sp.Symbol(f"u_{s}", real=True) for s in (x, y)}
+    sig = {s: 1 / (1 + sp.exp(-us[s])) for s in (x, y)}
+    rep = dom.assumption_symbols()
+    back = {v: k for k, v in rep.items()}
+    box = None
+    try:
+        with time_limit(min(2.0, max(0.1, (deadline - time.process_time()) / 4))) as box:
+            nu = n.xreplace(rep).xreplace({rep.get(s, s): sig[s] for s in (x, y)})
+            nu = sp.expand(sp.simplify(nu)).xreplace(back)
+    except TimeUp as exc:
+        if exc.box is not box:
+            raise
+        return None
+    except Exception:  # noqa: BLE001 - not simplified: not this way
+        return None
+    if nu.has(x) or nu.has(y):
+        return None
+    sets = {s: st for s, st in dom.sets.items() if s not in (x, y)}
+    sets.update({us[s]: iu[s] for s in (x, y)})
+    return nu, Domain(sets, tuple(sp.sympify(w).xreplace(sig) for w in dom.where)), us
+
+
 def _logit_interval(st):
     """The interval of u = logit x for x in `st` (inside [0, 1]), its irrational ends rounded
     outward to rationals and then closed (a superset: every x of st has its u in it); an open
@@ -537,32 +807,11 @@ def _quotient_logistic(n, want, dom, x, y, pairs, deadline, replay, tag):
     after sympy's simplify and expand (identities for real u) N is a sum of exponentials
     without the poles at x = 0, 1 that defeat boxes in x.  The diagonal u_y = u_x is an exact
     order-2 zero curve of it (N = N_u = 0 there, sympy).  (answer, route, v, value) or None."""
-    from ..model.domain import Domain
     from .symbolic import zero_by
-    from .timebox import TimeUp, time_limit
-    iu = {s: _logit_interval(dom.sets[s]) for s in (x, y)}
-    if any(v is None for v in iu.values()):
+    sub = _to_logistic(n, dom, x, y, deadline)
+    if sub is None:
         return None
-    us = {s: sp.Symbol(f"u_{s}", real=True) for s in (x, y)}
-    sig = {s: 1 / (1 + sp.exp(-us[s])) for s in (x, y)}
-    rep = dom.assumption_symbols()
-    back = {v: k for k, v in rep.items()}
-    box = None
-    try:
-        with time_limit(min(2.0, max(0.1, (deadline - time.process_time()) / 4))) as box:
-            nu = n.xreplace(rep).xreplace({rep.get(s, s): sig[s] for s in (x, y)})
-            nu = sp.expand(sp.simplify(nu)).xreplace(back)
-    except TimeUp as exc:
-        if exc.box is not box:
-            raise
-        return None
-    except Exception:  # noqa: BLE001 - not simplified: not this way
-        return None
-    if nu.has(x) or nu.has(y):
-        return None
-    sets = {s: st for s, st in dom.sets.items() if s not in (x, y)}
-    sets.update({us[s]: iu[s] for s in (x, y)})
-    udom = Domain(sets, tuple(sp.sympify(w).xreplace(sig) for w in dom.where))
+    nu, udom, us = sub
     for v, val in pairs:
         route = f"{tag} logistic curve {v}"
         if replay is not None and replay != route:

@@ -172,12 +172,14 @@ class MonotonicKind(Kind):
         return ProofOutcome(None, "sympy sign of the derivative", {"derivative": short(der),
                                                                    "sign": "not established"})
 
-    def goals(self, claim, expr=None):
+    def goals(self, claim, expr=None, trace=None):
         """The derivative's sign inside the interval (of `expr`: the claim's expression, or
         its smooth branch).  Where the derivative vanishes exactly at a finite end of the
         interval for every parameter value (Phi' = beta h at a zero of h), that end is an exact
         zero curve of order 1 for the box methods: the derivative is the integral of the
-        second derivative from the end, whose sign then decides the boxes next to it."""
+        second derivative from the end, whose sign then decides the boxes next to it.  With a
+        trace, the zero test's winning strategy is recorded (a replay runs only that one: the
+        strategies that fail first would run out stretched replay slices)."""
         from ..backends.ball import _vanishes_numerically
         from ..backends.interval import Curve
         from ..backends.symbolic import Facts, with_ends, zero_by
@@ -202,7 +204,7 @@ class MonotonicKind(Kind):
                     continue
                 # a numeric filter first (the exact zero test of a non-zero expression is slow)
                 if at_end.has(sp.nan, sp.zoo) or not _vanishes_numerically((at_end,), claim.domain, rep) \
-                        or zero_by(at_end, facts)[0] is None:
+                        or zero_by(at_end, facts, trace, at=f"derivative at {x} = {end}")[0] is None:
                     continue
                 curve = Curve(x, end, order=1, side=side)
                 break
@@ -238,7 +240,7 @@ class MonotonicKind(Kind):
                 return str(stop)
             return None
 
-        cert = certify_claim(claim, self.goals(claim, expr), recheck_monotonic(claim, ctx.settings), budget,
+        cert = certify_claim(claim, self.goals(claim, expr, ctx.trace), recheck_monotonic(claim, ctx.settings), budget,
                              ctx.trace, before=before)
         if continuity and cert.verdict == "certified":
             cert.goals = continuity + cert.goals
