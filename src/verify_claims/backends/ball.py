@@ -37,7 +37,12 @@ conditional goals decidable (``decide``), each an equivalence or a sufficient co
   B.2's beta(z_1, z_2) = (1/s_2 - 1/s_1)/(logit z_2 - logit z_1)): C's sign by boxes with the
   diagonal as an order-1 zero curve, then the numerator N = e C^k, whose double zero on the
   diagonal is an exact order-2 zero curve -- in the logistic coordinates of x and y when both
-  lie in (0, 1) (N becomes a sum of exponentials there), else in x and y.
+  lie in (0, 1) (N becomes a sum of exponentials there), else in x and y;
+- *a slope split at a face* (for a goal with an order-1 zero curve t = a, a number, whose
+  slope e_t holds such a quotient q): e has the sign of e_t (mean value theorem), and
+  e_t = A + B q has the sign of E = +-(A/B + q) = [E - E(a)] + E(a): the first part is 0 on
+  the face and free of q (its slope's sign, or boxes), the second free of t (the quotient
+  route) -- the Cauchy mean value argument of Section 3's potential reading.
 
 The route that decided a goal is recorded in the trace and a replay runs only that route.
 
