@@ -85,8 +85,25 @@ def _count(name, decided, seconds):
     row[2] += seconds
 
 
+def import_floor() -> float:
+    """CPU seconds of `import sympy, mpmath, jinja2` in a fresh interpreter (the floor the
+    other benchmarks divide by), the median of three."""
+    import resource
+    import subprocess
+    runs = []
+    for _ in range(3):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-c", "import sympy, mpmath, jinja2"], check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        runs.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return sorted(runs)[1]
+
+
 def main():
     settings = Settings()
+    floor = import_floor()
+    print(f"import floor (import sympy, mpmath, jinja2): {floor:.2f} s CPU; ball time is also printed as a "
+          "multiple of it, to compare machines")
     root = Path(__file__).resolve().parents[1]
     loaded = load_derivations(root / "derivations")
     claims = [c for c in loaded.claims if c.kind in INEQUALITY_LIKE] + SHAPES
@@ -98,7 +115,9 @@ def main():
     _timed_backends()
     t0 = time.perf_counter()
     total_cert = 0.0
-    print(f"{'claim':<52} {'status':<10} {'method':<22} {'certify s':>9} {'ball s':>7} {'total s':>8}")
+    print(f"{'claim':<52} {'status':<10} {'method':<22} {'certify s':>9} {'ball s':>7} {'ball/floor':>10} "
+          f"{'total s':>8}")
+    slowest_ball = (0.0, "")
     for c in claims:
         before = PER_METHOD.get("ball", [0, 0, 0.0])[2]
         r = verify(c, settings)
@@ -106,10 +125,16 @@ def main():
         cs = cert.get("seconds") or 0.0
         total_cert += cs
         ball = PER_METHOD.get("ball", [0, 0, 0.0])[2] - before
-        print(f"{c.id:<52} {r.status:<10} {str(cert.get('method') or '-'):<22} {cs:9.3f} {ball:7.3f} {r.seconds:8.2f}")
+        print(f"{c.id:<52} {r.status:<10} {str(cert.get('method') or '-'):<22} {cs:9.3f} {ball:7.3f} "
+              f"{ball / floor:9.1f}x {r.seconds:8.2f}")
+        if "ball" in str(cert.get("method") or "") and r.status == "certified":
+            slowest_ball = max(slowest_ball, (ball, c.id))
     wall = time.perf_counter() - t0
     print(f"total: {len(claims)} claims, certification {total_cert:.2f} s of {wall:.2f} s wall "
           f"({100 * total_cert / wall:.0f}%)")
+    if slowest_ball[1]:
+        print(f"slowest claim the ball backend certified: {slowest_ball[1]}, {slowest_ball[0]:.2f} s of ball time "
+              f"({slowest_ball[0] / floor:.1f}x the import floor)")
     print(f"{'method':<10} {'goals':>6} {'decided':>8} {'CPU s':>8}")
     for name, (asked, decided, secs) in sorted(PER_METHOD.items()):
         print(f"{name:<10} {asked:6d} {decided:8d} {secs:8.2f}")
