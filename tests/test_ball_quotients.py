@@ -203,6 +203,58 @@ def test_a_slope_holding_a_quotient_is_split_at_the_face():
     wrong = {k: ("slope t: face 1: quotient 0: curve x" if k.startswith("ball route") else v)
              for k, v in trace.record.items()}
     assert certification_backends()["ball"].decide(goal, 10, Trace(wrong)).verdict != "holds"
+    inner = {k: ("slope t: face 0: quotient 1: curve x" if k.startswith("ball route") else v)
+             for k, v in trace.record.items()}  # a quotient candidate that is not there
+    assert certification_backends()["ball"].decide(goal, 10, Trace(inner)).verdict != "holds"
+
+
+def test_a_face_at_the_upper_end_flips_the_slope():
+    """At the upper end e(t) = -(1 - t) e_t(xi): e = e^(y + 1 - t) - e^y - (1 - t) Q falls to 0
+    at t = 1 (its slope Q - e^(y + 1 - t) < 0), so e > 0 before it; with x for y the slope
+    is Q - e^x > 0 next to the face and e < 0 there."""
+    from verify_claims.backends.interval import Curve
+
+    def upper(e, want="positive"):
+        assert sp.simplify(e.subs(t, 1)) == 0
+        return Goal(e, want, FACE, "e off the face t = 1", curve=Curve(t, 1, order=1, side="left"))
+
+    good = sp.exp(y + 1 - t) - sp.exp(y) - (1 - t) * Q
+    dec = ball(upper(good))
+    assert dec.verdict == "holds" and "mean value theorem" in dec.detail, dec.detail
+    bad = sp.exp(x + 1 - t) - sp.exp(x) - (1 - t) * Q
+    assert ball(upper(bad)).verdict != "holds"
+    assert ball(upper(bad, "nonnegative")).verdict != "holds"
+
+
+def test_negated_and_weak_goals_go_through_the_same_split():
+    good = sp.exp(y + t) - sp.exp(y) - t * Q
+    for e, want in ((-good, "negative"), (-good, "nonpositive"), (good, "nonnegative")):
+        goal = face_goal(e)
+        goal.want = want
+        assert ball(goal).verdict == "holds", (want, e)
+    goal = face_goal(-good)  # -e > 0 is false everywhere off the face
+    assert ball(goal).verdict != "holds"
+
+
+def test_a_strict_goal_is_not_split_on_an_interval_that_holds_the_face():
+    # e(0) = 0, so e > 0 is false on t in [0, 1): the route must not apply there
+    from verify_claims.backends.ball import _slope_face
+    from verify_claims.backends.interval import Curve
+    closed = Domain({**FACE.sets, t: sp.Interval.Ropen(0, 1)}, FACE.where)
+    goal = Goal(sp.exp(y + t) - sp.exp(y) - t * Q, "positive", closed, "e > 0 with the face",
+                curve=Curve(t, 0, order=1, side="right"))
+    assert _slope_face(goal, goal.expr, goal.curve, __import__("time").process_time() + 10) is None
+
+
+def test_the_split_declines_a_cofactor_of_both_signs_or_two_quotients():
+    import time as _time
+    from verify_claims.backends.ball import _face_split
+    # B = -(t - 1/2) changes sign in t: E = A/B + q is not the slope's sign
+    f = sp.exp(y + t) - (t - sp.Rational(1, 2)) * Q
+    assert _face_split(f, "positive", FACE, t, 0, _time.process_time() + 10) is None
+    # two quotient terms whose t-free factors differ (e^x Q and Q): no single q
+    f = sp.exp(y + t) - Q - t * sp.exp(x) * Q
+    assert _face_split(f, "positive", FACE, t, 0, _time.process_time() + 10) is None
 
 
 def test_the_face_split_needs_the_quotient_part_at_the_face():

@@ -530,7 +530,7 @@ def _slope_face(goal, e, curve, deadline, replay=None, trace=None):
     from .definedness import defined
     t, a = curve.var, sp.sympify(curve.value)
     want = goal.want
-    if curve.order != 1 or not a.is_number or want not in _FLIP:
+    if curve.order != 1 or not (a.is_number and a.is_finite) or want not in _FLIP:
         return None
     if replay is not None and not replay.startswith(f"slope {t}: "):
         return None
@@ -538,16 +538,20 @@ def _slope_face(goal, e, curve, deadline, replay=None, trace=None):
     if not isinstance(st, sp.Interval) or a not in (st.start, st.end) or \
             any(sp.sympify(w).has(t) for w in goal.domain.where):
         return None
+    if want in ("positive", "negative") and not (st.left_open if a == st.start else st.right_open):
+        return None  # e(a) = 0: a strict goal holds only off the face
     try:
         et = sp.diff(e, t)
     except Exception:  # noqa: BLE001 - no slope: not this way
         return None
     if not _quotient_candidates(et, goal.domain):
         return None  # no difference quotient in the slope: the plain boxes' order-1 curve is the route
-    if want in ("negative", "nonpositive"):
-        e, et, want = -e, -et, _FLIP[want]
     # the slope's sign gives e's on the side of the face where the goal lives: t > a at the
     # lower end, t < a at the upper one (there e(t) = -(a - t) e_t(xi))
+    slope_want = want if a == st.start else _FLIP[want]
+    e0, et0 = e, et
+    if want in ("negative", "nonpositive"):
+        e, et, want = -e, -et, _FLIP[want]
     swant = want if a == st.start else _FLIP[want]
     closed = sp.Interval(st.start, st.end, a != st.start and st.left_open, a != st.end and st.right_open)
     dom_closed = Domain({**goal.domain.sets, t: closed}, goal.domain.where)
@@ -558,8 +562,10 @@ def _slope_face(goal, e, curve, deadline, replay=None, trace=None):
     if sub is None:
         return None
     dec, route = sub
-    return (Decision("holds", f"ball: {e} is 0 at {t} = {a} exactly, so it has the sign of its slope d/d{t} "
-                     f"between (mean value theorem), and the slope is {swant}: {dec.detail}",
+    shown = "it" if et is et0 else f"-({et0}) (the goal negated)"
+    return (Decision("holds", f"ball: e = {e0} is 0 at {t} = {a} exactly and defined up to it, so e({t}) = "
+                     f"({t} - {a}) e_{t}(xi) for some xi between (mean value theorem), and its slope e_{t} = {et0} is "
+                     f"{slope_want}; shown for {shown}: {dec.detail}",
                      boxes=dec.boxes, depth=dec.depth), f"slope {t}: {route}")
 
 
@@ -602,11 +608,13 @@ def _face_split(f, want, dom, t, a, deadline, replay=None):
             qs.add(sp.Mul(*[g for g in factors if not g.has(t)]))
             bs.append(coeff * sp.Mul(*[g for g in factors if g.has(t)]))
         if len(qs) != 1 or not others:
-            continue
+            continue  # no single quotient factor q to split off
         q = qs.pop()
         if not q.has(c) or q.has(t):
             continue
         b, A = sp.Add(*bs), sp.Add(*others)
+        if b == 0:
+            continue
         bsign = next((w for w in ("positive", "negative") if _exact_sign(b, w, dom, deadline)), None)
         if bsign is None:
             for w in ("positive", "negative"):
@@ -617,8 +625,8 @@ def _face_split(f, want, dom, t, a, deadline, replay=None):
         if bsign is None:
             continue
         sgn = 1 if bsign == "positive" else -1
-        r = _cancelled(A / b, rep, deadline)
         try:
+            r = _cancelled(A / b, rep, deadline)
             r_a = r.xreplace({t: a})
         except Exception:  # noqa: BLE001 - no value on the face: not this way
             continue
@@ -657,13 +665,23 @@ def _face_part(part, t, a, st, dom, deadline):
     -- first exactly (z3, else sympy) on part_t in its lowest terms, over part's own
     variables, then by boxes with the face as an order-1 zero curve.  (detail, boxes,
     depth) or None."""
+    from ..model.domain import Domain
+    from .definedness import defined
     lower = a == st.start
     own = _own_domain(part, dom)
     if own.sets.get(t) is None:
         return None
-    slope = _cancelled(sp.diff(part, t), own.assumption_symbols(), deadline)
-    if _exact_sign(slope, "nonnegative" if lower else "nonpositive", own, deadline):
-        return (f"0 at {t} = {a}, and its slope {slope} is {'>=' if lower else '<='} 0 (exactly)", 0, 0)
+    try:
+        slope = _cancelled(sp.diff(part, t), own.assumption_symbols(), deadline)
+    except Exception:  # noqa: BLE001 - no slope: the boxes alone
+        slope = None
+    # part(t) = part(a) + (t - a) part_t(xi) needs part continuous up to the face: defined there
+    closed = sp.Interval(st.start, st.end, not lower and st.left_open, lower and st.right_open)
+    if slope is not None and defined(part, Domain({**own.sets, t: closed}, own.where),
+                                     min(1.0, max(0.1, (deadline - time.process_time()) / 6))) \
+            and _exact_sign(slope, "nonnegative" if lower else "nonpositive", own, deadline):
+        return (f"0 at {t} = {a} and defined up to it, and its slope {slope} is {'>=' if lower else '<='} 0 "
+                "(exactly)", 0, 0)
     ans = branch_and_bound(part, "nonnegative", own, encloser=BALL,
                            seconds=max(0.05, (deadline - time.process_time()) / 3),
                            curve=Curve(t, a, order=1, side="right" if lower else "left"))
@@ -732,11 +750,14 @@ def _quotient_sign(c, dom, x, y, deadline):
     difference of logits is u_y - u_x there, while in x, y its derivative 1/(y (1 - y)) is
     unbounded at the corner (1, 1) of the open square (Appendix B.2's beta over all pairs of
     zeros) -- then in x and y.  None when neither decides it."""
+    from .symbolic import zero_by
     sub = _to_logistic(c, dom, x, y, deadline)
     tries = []
     if sub is not None:
         cu, udom, us = sub
-        tries.append((cu, udom, Curve(us[y], us[x], order=1, side="right")))
+        # the diagonal is a zero curve of C_u too (simplify keeps identities; shown again)
+        if zero_by(cu.xreplace({us[y]: us[x]}))[0] is not None:
+            tries.append((cu, udom, Curve(us[y], us[x], order=1, side="right")))
     tries.append((c, dom, Curve(y, x, order=1, side="right")))
     for expr, d, curve in tries:
         for cw in ("positive", "negative"):
