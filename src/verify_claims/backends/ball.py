@@ -301,21 +301,17 @@ class BallBackend(Backend):
         if getattr(goal, "off_curve", None) is not None:
             return self._off_curve(goal, e, deadline, replay, trace, point)
         ans = None
-        if curve is None and (replay is None or replay.startswith("quotient ")):
-            # a difference quotient first (cheap to recognise, and plain boxes cannot decide it:
-            # they run out where its denominator is small)
-            more = _difference_quotient(goal, e, deadline - (deadline - time.process_time()) / 3, replay)
-            if more is not None:
-                decision, route = more
-                if trace is not None:
-                    trace.won(point, route)
-                return decision
-            if replay is not None:
-                return Decision("unknown", f"ball: the recorded route {replay!r} did not decide the goal")
-        if curve is not None and (replay is None or replay.startswith("slope ")):
-            # an order-1 face whose slope holds a difference quotient: plain boxes cannot
-            # decide that slope near the quotient's diagonal (see _slope_face)
-            more = _slope_face(goal, e, curve, deadline - (deadline - time.process_time()) / 6, replay, trace)
+        # routes tried before plain boxes where they apply, because boxes cannot decide their
+        # goals: a difference quotient (boxes run out where its denominator is small), and an
+        # order-1 face whose slope holds one (the same, one derivative down: see _slope_face)
+        early = (("quotient ", curve is None,
+                  lambda: _difference_quotient(goal, e, deadline - (deadline - time.process_time()) / 3, replay)),
+                 ("slope ", curve is not None,
+                  lambda: _slope_face(goal, e, curve, deadline - (deadline - time.process_time()) / 6, replay, trace)))
+        for prefix, applies, attempt in early:
+            if not applies or replay is not None and not replay.startswith(prefix):
+                continue
+            more = attempt()
             if more is not None:
                 decision, route = more
                 if trace is not None:
