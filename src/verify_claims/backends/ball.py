@@ -273,6 +273,10 @@ class BallEncloser:
 BALL = BallEncloser()
 
 
+# a sign goal for -e, or for e on the other side of a face
+_FLIP = {"positive": "negative", "negative": "positive", "nonnegative": "nonpositive", "nonpositive": "nonnegative"}
+
+
 class BallBackend(Backend):
     """Branch-and-bound over arb balls, with the touching and where-relation reductions."""
 
@@ -468,9 +472,7 @@ def _difference_quotient(goal, e, deadline, replay=None):
         n = sp.Add(*[t * c ** k for t in sp.Add.make_args(e)])
         if any(isinstance(f, sp.Pow) and f.base == c for t in sp.Add.make_args(n) for f in sp.Mul.make_args(t)):
             continue  # C not cancelled everywhere
-        nwant = want if sign == "positive" or k % 2 == 0 else \
-            {"positive": "negative", "negative": "positive", "nonnegative": "nonpositive",
-             "nonpositive": "nonnegative"}[want]
+        nwant = want if sign == "positive" or k % 2 == 0 else _FLIP[want]
         ok = False  # strict enclosures: N has no pole left where boxes need it
         nr = n.xreplace(rep)
         # the curve's variable: first the one the terms without C do not depend on (e = A(x) -
@@ -508,9 +510,6 @@ def _difference_quotient(goal, e, deadline, replay=None):
             if ans.verdict == "holds":
                 return _decision(ans, how=f", of the numerator N = e * ({c})**{k} ({c} {sign})"), f"{tag} plain"
     return None
-
-
-_FLIP = {"positive": "negative", "negative": "positive", "nonnegative": "nonpositive", "nonpositive": "nonnegative"}
 
 
 def _slope_face(goal, e, curve, deadline, replay=None, trace=None):
