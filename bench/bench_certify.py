@@ -87,16 +87,9 @@ def _count(name, decided, seconds):
 
 def import_floor() -> float:
     """CPU seconds of `import sympy, mpmath, jinja2` in a fresh interpreter (the floor the
-    other benchmarks divide by), the median of three."""
-    import resource
-    import subprocess
-    runs = []
-    for _ in range(3):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([sys.executable, "-c", "import sympy, mpmath, jinja2"], check=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        runs.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return sorted(runs)[1]
+    other benchmarks divide by), the median of three, measured as bench_run.py measures it."""
+    from bench_run import median_of, timed
+    return median_of(3, lambda: timed([sys.executable, "-c", "import sympy, mpmath, jinja2"]))[1]
 
 
 def main():

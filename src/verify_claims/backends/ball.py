@@ -548,8 +548,7 @@ def _slope_face(goal, e, curve, deadline, replay=None, trace=None):
     if want in ("negative", "nonpositive"):
         e, et, want = -e, -et, _FLIP[want]
     swant = want if a == st.start else _FLIP[want]
-    closed = sp.Interval(st.start, st.end, a != st.start and st.left_open, a != st.end and st.right_open)
-    dom_closed = Domain({**goal.domain.sets, t: closed}, goal.domain.where)
+    dom_closed = Domain({**goal.domain.sets, t: _closed_at(st, a)}, goal.domain.where)
     if not defined(e, dom_closed, min(4.0, max(0.1, (deadline - time.process_time()) / 2)), trace,
                    at=f"defined up to {t} = {a}"):
         return None  # not shown continuous up to the face
@@ -562,6 +561,12 @@ def _slope_face(goal, e, curve, deadline, replay=None, trace=None):
                      f"({t} - {a}) e_{t}(xi) for some xi between (mean value theorem), and its slope e_{t} = {et0} is "
                      f"{slope_want}; shown for {shown}: {dec.detail}",
                      boxes=dec.boxes, depth=dec.depth), f"slope {t}: {route}")
+
+
+def _closed_at(st, a):
+    """The interval st with its end a (a face) included: the mean value step needs the
+    expression continuous up to it."""
+    return sp.Interval(st.start, st.end, a != st.start and st.left_open, a != st.end and st.right_open)
 
 
 def _face_split(f, want, dom, t, a, deadline, replay=None):
@@ -671,8 +676,7 @@ def _face_part(part, t, a, st, dom, deadline):
     except Exception:  # noqa: BLE001 - no slope: the boxes alone
         slope = None
     # part(t) = part(a) + (t - a) part_t(xi) needs part continuous up to the face: defined there
-    closed = sp.Interval(st.start, st.end, not lower and st.left_open, lower and st.right_open)
-    if slope is not None and defined(part, Domain({**own.sets, t: closed}, own.where),
+    if slope is not None and defined(part, Domain({**own.sets, t: _closed_at(st, a)}, own.where),
                                      min(1.0, max(0.1, (deadline - time.process_time()) / 6))) \
             and _exact_sign(slope, "nonnegative" if lower else "nonpositive", own, deadline):
         return (f"0 at {t} = {a} and defined up to it, and its slope {slope} is {'>=' if lower else '<='} 0 "
@@ -701,41 +705,25 @@ def _exact_sign(e, want, dom, deadline) -> bool:
     (0.05 s on an algebraic expression of two variables), else sympy's sign analysis."""
     from . import smt
     from .functions import smt_declines
-    from .symbolic import Facts, prove_sign, with_ends
-    from .timebox import TimeUp, time_limit
+    from .symbolic import Facts, _timeboxed, prove_sign, with_ends
     own = _own_domain(e, dom)
     seconds = min(2.0, max(0.1, (deadline - time.process_time()) / 6))
     if smt.available() and not smt_declines(e):
         if smt.check_goal(e, want, own, seconds).verdict == "unsat":
             return True
-    box = None
-    try:
-        with time_limit(seconds) as box:
-            rep = own.assumption_symbols()
-            return bool(prove_sign(e.xreplace(rep), want, Facts.from_relations(with_ends(own), rep)))
-    except TimeUp as exc:
-        if exc.box is not box:
-            raise
-    except Exception:  # noqa: BLE001 - not shown
-        pass
-    return False
+    rep = own.assumption_symbols()
+    return bool(_timeboxed(lambda: prove_sign(e.xreplace(rep), want, Facts.from_relations(with_ends(own), rep)),
+                           seconds))
 
 
 def _cancelled(e, rep, deadline):
     """e as one fraction with its common factors cancelled (sympy's together, cancel, factor
     under the domain's assumptions: identities), which keeps boxes from enclosing 0/0 where
     numerator and denominator vanish together; e itself when that does not finish."""
-    from .timebox import TimeUp, time_limit
-    box = None
-    try:
-        with time_limit(min(1.0, max(0.1, (deadline - time.process_time()) / 8))) as box:
-            return sp.factor(sp.cancel(sp.together(e.xreplace(rep)))).xreplace({v: k for k, v in rep.items()})
-    except TimeUp as exc:
-        if exc.box is not box:
-            raise
-    except Exception:  # noqa: BLE001 - not simplified: as it is
-        pass
-    return e
+    from .symbolic import _timeboxed
+    out = _timeboxed(lambda: sp.factor(sp.cancel(sp.together(e.xreplace(rep)))).xreplace({v: k for k, v in rep.items()}),
+                     min(1.0, max(0.1, (deadline - time.process_time()) / 8)))
+    return e if out is None else out
 
 
 def _quotient_sign(c, dom, x, y, deadline):
@@ -770,7 +758,7 @@ def _to_logistic(n, dom, x, y, deadline):
     superset) with the where relations substituted: (n_u, u-domain, {x: u_x, y: u_y}), or
     None when that does not apply or does not finish in its slice."""
     from ..model.domain import Domain
-    from .timebox import TimeUp, time_limit
+    from .symbolic import _timeboxed
     iu = {s: _logit_interval(dom.sets[s]) for s in (x, y)}
     if any(v is None for v in iu.values()):
         return None
@@ -778,18 +766,9 @@ def _to_logistic(n, dom, x, y, deadline):
     sig = {s: 1 / (1 + sp.exp(-us[s])) for s in (x, y)}
     rep = dom.assumption_symbols()
     back = {v: k for k, v in rep.items()}
-    box = None
-    try:
-        with time_limit(min(2.0, max(0.1, (deadline - time.process_time()) / 4))) as box:
-            nu = n.xreplace(rep).xreplace({rep.get(s, s): sig[s] for s in (x, y)})
-            nu = sp.expand(sp.simplify(nu)).xreplace(back)
-    except TimeUp as exc:
-        if exc.box is not box:
-            raise
-        return None
-    except Exception:  # noqa: BLE001 - not simplified: not this way
-        return None
-    if nu.has(x) or nu.has(y):
+    nu = _timeboxed(lambda: sp.expand(sp.simplify(n.xreplace(rep).xreplace({rep.get(s, s): sig[s] for s in (x, y)})))
+                    .xreplace(back), min(2.0, max(0.1, (deadline - time.process_time()) / 4)))
+    if nu is None or nu.has(x) or nu.has(y):
         return None
     sets = {s: st for s, st in dom.sets.items() if s not in (x, y)}
     sets.update({us[s]: iu[s] for s in (x, y)})
