@@ -753,10 +753,17 @@ def _quotient_sign(c, dom, x, y, deadline):
 
 def _to_logistic(n, dom, x, y, deadline):
     """n with x = 1/(1 + exp(-u_x)), y = 1/(1 + exp(-u_y)) (both coordinates in (0, 1)),
-    simplified under the domain's assumptions (identities for real u: logit x is u_x,
-    sqrt(x (1 - x)) is 1/(2 cosh(u_x/2))), over the u-domain (its ends rounded outward, so a
-    superset) with the where relations substituted: (n_u, u-domain, {x: u_x, y: u_y}), or
-    None when that does not apply or does not finish in its slice."""
+    rewritten by identities for real u (logit x is u_x, sqrt(x (1 - x)) is 1/(2 cosh(u_x/2))),
+    over the u-domain (its ends rounded outward, so a superset) with the where relations
+    substituted: (n_u, u-domain, {x: u_x, y: u_y}), or None when that does not apply or does
+    not finish in its slice.
+
+    The rewrite goes through w = exp(u/2) > 0, x = w^2/(1 + w^2), 1 - x = 1/(1 + w^2): every
+    base of a root and every log argument is a rational function of the w, which factor
+    splits into positive factors (sqrt(x (1 - x)) = w/(1 + w^2)) and expand_log, without
+    force, only where they are positive (log(x/(1 - x)) = 2 log w = u).  sympy's simplify
+    finds the same form eight times slower, and half of a slice is a margin a machine twice
+    as slow used up (Appendix B.2's potential came out checked under load)."""
     from ..model.domain import Domain
     from .symbolic import _timeboxed
     iu = {s: _logit_interval(dom.sets[s]) for s in (x, y)}
@@ -766,8 +773,17 @@ def _to_logistic(n, dom, x, y, deadline):
     sig = {s: 1 / (1 + sp.exp(-us[s])) for s in (x, y)}
     rep = dom.assumption_symbols()
     back = {v: k for k, v in rep.items()}
-    nu = _timeboxed(lambda: sp.expand(sp.simplify(n.xreplace(rep).xreplace({rep.get(s, s): sig[s] for s in (x, y)})))
-                    .xreplace(back), min(2.0, max(0.1, (deadline - time.process_time()) / 4)))
+
+    def rewrite():
+        ws = {s: sp.Dummy(f"w_{s}", positive=True) for s in (x, y)}
+        e = n.xreplace(rep).xreplace({rep.get(s, s): ws[s] ** 2 / (1 + ws[s] ** 2) for s in (x, y)})
+        e = e.replace(lambda a: a.is_Pow and not a.exp.is_Integer,
+                      lambda a: sp.factor(sp.cancel(a.base)) ** a.exp)
+        e = e.replace(lambda a: isinstance(a, sp.log), lambda a: sp.expand_log(sp.log(sp.factor(sp.cancel(a.args[0])))))
+        e = sp.expand(sp.cancel(sp.together(e.xreplace({sp.log(ws[s]): us[s] / 2 for s in (x, y)}))))
+        return e.xreplace({ws[s]: sp.exp(us[s] / 2) for s in (x, y)}).xreplace(back)
+
+    nu = _timeboxed(rewrite, min(2.0, max(0.1, (deadline - time.process_time()) / 4)))
     if nu is None or nu.has(x) or nu.has(y):
         return None
     sets = {s: st for s, st in dom.sets.items() if s not in (x, y)}
