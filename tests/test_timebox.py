@@ -1,5 +1,6 @@
 """Nestable time limits: the inner slice stops its own work; the outer budget wins."""
 
+import sys
 import time
 
 import pytest
@@ -170,3 +171,34 @@ def test_a_limit_too_short_to_measure_is_not_its_own_enclosing_limit():
         with time_limit(1e-9) as box:
             burn(1)
     assert info.value.box is box
+
+
+def test_a_time_up_is_not_raised_inside_a_weakref_dictionarys_callback():
+    # a signal arriving in WeakKeyDictionary's `remove` (sympy's caches) is not raised there,
+    # where Python would print and drop it: the retry signal raises it after the callback
+    import weakref
+
+    from verify_claims.backends.timebox import _CLOCKS
+
+    scope = {}
+    # a function whose code lives in weakref.py, as its dictionaries' callbacks do
+    exec(compile("def remove(clock):\n    clock.on_alarm(0, __import__('sys')._getframe())\n    return 'returned'\n",
+                 weakref.__file__, "exec"), scope)
+    returned = []
+    with pytest.raises(TimeUp) as info:
+        with time_limit(30) as box:
+            clock = _CLOCKS["cpu"]
+            clock.stack[-1] = (0.0, box, 1.0)  # past due, as if the signal came now
+            returned.append(scope["remove"](clock))  # not raised here ...
+            burn(3)  # ... but by the retry, soon after
+    assert returned == ["returned"] and info.value.box is box
+    spin(0.05)
+    # anywhere else the signal raises at once
+    with pytest.raises(TimeUp):
+        with time_limit(30) as box:
+            clock = _CLOCKS["cpu"]
+            clock.stack[-1] = (0.0, box, 1.0)
+            clock.on_alarm(0, sys._getframe())
+            returned.append("not reached")
+    assert returned == ["returned"]
+    spin(0.05)

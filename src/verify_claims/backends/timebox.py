@@ -26,6 +26,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
+import weakref
 from contextlib import contextmanager
 
 __all__ = ["TimeUp", "time_limit", "slice_deadline", "REPLAY_STRETCH"]
@@ -76,6 +77,8 @@ class _Clock:
             # garbage collector) is printed and dropped by Python: signal again soon, until
             # the limit's own block has closed it (its cleanup re-arms the timer)
             signal.setitimer(getattr(signal, self.timer), RETRY_SECONDS)
+            if _finalizing(frame):
+                return  # where it would be dropped for sure (and printed): only the retry
             raise TimeUp(expired[0])  # the outermost expired limit wins: it owns more work
         self.arm()
 
@@ -88,6 +91,14 @@ class _Clock:
         expired = self.expired()
         self.arm()
         return expired[0] if expired else None
+
+
+def _finalizing(frame) -> bool:
+    """The signal came while a finalizer runs: a weakref dictionary's callback (sympy's
+    caches hold WeakKeyDictionaries) or a __del__.  Other callbacks are not recognisable
+    from their frame; for them the retry signal is the guard."""
+    code = getattr(frame, "f_code", None)
+    return code is not None and (code.co_name == "__del__" or code.co_filename == weakref.__file__)
 
 
 _CLOCKS = {"cpu": _Clock("ITIMER_PROF", "SIGPROF", time.process_time),
