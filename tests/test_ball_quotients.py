@@ -314,3 +314,28 @@ def test_phi_does_not_increase_between_the_two_zeros():
     assert certify(m, S, 20).verdict != "certified"
     res = verify(m, S)
     assert res.status == "refuted" and res.counterexample
+
+
+# ---------------------------------------------------------------- the logistic rewrite
+def test_the_logistic_rewrite_is_an_identity_on_the_open_square():
+    """_to_logistic writes x = 1/(1 + exp(-u_x)) through w = exp(u/2): logit x = u and
+    sqrt(x (1 - x)) = w/(1 + w^2) by factors that are positive, and a log of a product
+    is split only where its factors are: log((2x - 1)(2y - 1)) has two negative factors
+    at x, y < 1/2, where log(2x - 1) + log(2y - 1) would not be real."""
+    import time
+
+    from verify_claims.backends.ball import _to_logistic
+    square = Domain(dict(SQUARE), TWO_WHERE)
+    cases = [_logit(z2) - _logit(z1), BETA2, U(z2) - BETA2,
+             sp.log((2 * z1 - 1) * (2 * z2 - 1)) + sp.sqrt(z1 * (1 - z1)) * z2,
+             (1 - (2 * z1 - 1) ** 2) ** sp.Rational(3, 2) / sp.sqrt(z2 * (1 - z2))]
+    sig = lambda u: 1 / (1 + mpmath.exp(-u))  # noqa: E731
+    for n in cases:
+        nu, udom, us = _to_logistic(n, square, z1, z2, time.process_time() + 20)
+        assert not nu.has(z1) and not nu.has(z2) and udom.sets[us[z1]] == sp.Interval(-sp.oo, sp.oo)
+        f, g = sp.lambdify((z1, z2), n, "mpmath"), sp.lambdify((us[z1], us[z2]), nu, "mpmath")
+        with mpmath.workdps(30):
+            for a, b in ((-1.5, -0.25), (-3, 2), (0.5, 4), (1, 1.5)):
+                a, b = mpmath.mpf(a), mpmath.mpf(b)
+                want, got = f(sig(a), sig(b)), g(a, b)
+                assert abs(want - got) <= mpmath.mpf(10) ** -20 * (1 + abs(want)), (n, a, b, want, got)

@@ -820,7 +820,7 @@ def _quotient_logistic(n, want, dom, x, y, pairs, deadline, replay, tag):
     y = 1/(1 + exp(-u_y)) (both coordinates in (0, 1)): increasing bijections, so the goal
     over the (rounded outward, so larger) u-domain with the where relations substituted
     implies it over x, y.  There logit x is u_x and sqrt(x (1 - x)) is 1/(2 cosh(u_x/2)), so
-    after sympy's simplify and expand (identities for real u) N is a sum of exponentials
+    after the rewrite of _to_logistic (identities for real u) N is a sum of exponentials
     without the poles at x = 0, 1 that defeat boxes in x.  The diagonal u_y = u_x is an exact
     order-2 zero curve of it (N = N_u = 0 there, sympy).  (answer, route, v, value) or None."""
     from .symbolic import zero_by
