@@ -94,14 +94,16 @@ def chromium() -> str | None:
     return None
 
 
-def browser_dom(html_path: Path, shot: Path | None, profile: Path) -> str:
+def browser_dom(html_path: Path, shot: Path | None, profile: Path, query: str = "") -> str:
     """Open the report from file:// in headless Chromium, let MathJax finish (virtual
     time), return the typeset DOM and, when `shot` is given, save a screenshot (a second
-    Chromium that typesets the page again: only where the picture itself is checked)."""
+    Chromium that typesets the page again: only where the picture itself is checked).
+    `query`: appended to the URL (``?expanded=all`` typesets the written-out statements
+    with the page)."""
     exe = chromium()
     if not exe:
         need("chromium")
-    url = html_path.resolve().as_uri()
+    url = html_path.resolve().as_uri() + query
     common = [exe, "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--no-first-run",
               f"--user-data-dir={profile}", "--virtual-time-budget=60000"]
     dom = subprocess.run(common + ["--dump-dom", url], capture_output=True, text=True, timeout=300)
@@ -125,6 +127,12 @@ def assert_typeset_report(dom: str, claim_ids, figure_ids) -> None:
         i = body.find(bad)
         assert i < 0, f"MathJax error node {bad}: ...{body[max(0, i - 600):i + 200]}"
     assert dom.count("<mjx-container") >= len(claim_ids), "statements were not typeset"
+    # a written-out statement is typeset when its <details> is opened (or with ?expanded=...)
+    for m in re.finditer(r'<details class="expanded"( open="")?>.*?</details>', body, flags=re.S):
+        typeset, opened = "<mjx-container" in m.group(0), bool(m.group(1))
+        maths = 'class="stmt math"' in m.group(0) or 'class="stmt lazy-math"' in m.group(0)
+        assert typeset == (opened and maths), \
+            "a written-out statement typeset while closed, or not typeset when open: " + m.group(0)[:300]
     for cid in claim_ids:
         assert f'id="claim-{cid}"' in dom, cid
     for fid in figure_ids:

@@ -79,6 +79,69 @@ def test_browser_check_catches_math_errors(tmp_path, cli_env, broken):
         assert_typeset_report(dom, ["a"], [])
 
 
+NAMED = """
+import sympy as sp
+from verify_claims import Identity, Notation, Ref
+
+NOTATION = Notation()
+x = NOTATION.symbol("pi_a", r"\\pi_\\theta(a \\mid q)", positive=True)
+r = NOTATION.symbol("ref_a", r"\\pi_{\\mathrm{ref}}(a \\mid q)", positive=True)
+KL = NOTATION.define(x * sp.log(x / r) + (1 - x) * sp.log((1 - x) / (1 - r)),
+                     r"\\mathrm{KL}(\\pi_\\theta \\,\\|\\, \\pi_{\\mathrm{ref}})")
+b = sp.Symbol("beta", positive=True)
+U = {x: sp.Interval.open(0, 1), r: sp.Interval.open(0, 1), b: sp.Interval.open(0, sp.oo)}
+CLAIMS = [
+    Identity(id="kl-times", title="KL scaled", ref=Ref("9.1", "1"), lhs=b * KL, rhs=KL * b, domain=U),
+    Identity(id="kl-plus", title="KL scaled and added", ref=Ref("9.1", "2"), lhs=(1 + b) * KL, rhs=KL + b * KL,
+             domain=U),
+]
+"""
+
+
+def test_written_out_statements_are_typeset_when_opened(tmp_path, cli_env):
+    """A statement with its named quantities written out sits in a closed <details> and is
+    typeset when the reader opens it, not with the page (on the whole paper they are three
+    quarters of the TeX); ?expanded=all or =<claim id> typesets them with the page.  A broken
+    written-out statement is caught once it is opened."""
+    need("chromium")
+    derivs = tmp_path / "derivs"
+    derivs.mkdir()
+    (derivs / "s9_named.py").write_text(NAMED, encoding="utf-8")
+    rdir = tmp_path / "reports"
+    assert run_cli(derivs, rdir, cli_env, "--no-latex").returncode == 0
+    ids = ["kl-times", "kl-plus"]
+    html = (rdir / "report.html").read_text(encoding="utf-8")
+    assert html.count('<details class="expanded">') == 2 and html.count('class="stmt lazy-math"') == 2
+
+    def opened(dom):
+        return re.findall(r'<article class="[^"]*" id="claim-([^"]*)".*?<details class="expanded"( open="")?>', dom,
+                          flags=re.S)
+
+    page = browser_dom(rdir / "report.html", None, tmp_path / "p1")
+    assert_typeset_report(page, ids, [])  # the statements typeset, the written-out ones not
+    assert opened(page) == [("kl-times", ""), ("kl-plus", "")]
+    every = browser_dom(rdir / "report.html", None, tmp_path / "p2", query="?expanded=all")
+    assert_typeset_report(every, ids, [])
+    assert opened(every) == [("kl-times", ' open=""'), ("kl-plus", ' open=""')]
+    one = browser_dom(rdir / "report.html", None, tmp_path / "p3", query="?expanded=kl-plus")
+    assert_typeset_report(one, ids, [])
+    assert opened(one) == [("kl-times", ""), ("kl-plus", ' open=""')]
+    # the reader's way: opened two seconds after the page has been typeset
+    click = html.replace("</body>", "<script>setTimeout(function () { document.querySelector("
+                         "'#claim-kl-times details.expanded').open = true; }, 2000);</script></body>")
+    (rdir / "click.html").write_text(click, encoding="utf-8")
+    later = browser_dom(rdir / "click.html", None, tmp_path / "p4")
+    assert_typeset_report(later, ids, [])
+    assert opened(later) == [("kl-times", ' open=""'), ("kl-plus", "")]
+    # the check can fail: an undefined macro in a written-out statement, once opened
+    bad = re.sub(r'(<div class="stmt lazy-math">\\\[ )', lambda m: m.group(1) + r"\undefinedmacroxyz + ", html, count=1)
+    assert bad != html
+    (rdir / "bad.html").write_text(bad, encoding="utf-8")
+    assert_typeset_report(browser_dom(rdir / "bad.html", None, tmp_path / "p5"), ids, [])  # closed: not typeset
+    with pytest.raises(AssertionError, match="MathJax"):
+        assert_typeset_report(browser_dom(rdir / "bad.html", None, tmp_path / "p6", query="?expanded=all"), ids, [])
+
+
 def active_content(dom: str) -> list:
     """Elements in a DOM dump that the hostile text could have made live: a javascript: URL,
     an event handler, an <img>/<a>/<iframe> that is not the report's own, or a class, id or
