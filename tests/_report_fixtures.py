@@ -119,6 +119,7 @@ def assert_typeset_report(dom: str, claim_ids, figure_ids) -> None:
     """What a reader must see: math typeset without errors, every claim, figures, graph."""
     assert 'data-mathjax="done"' in dom, "MathJax did not finish typesetting: " + \
         (re.search(r'data-mathjax="[^"]*"', dom) or [""])[0]
+    assert 'data-mathjax="failed' not in dom, re.search(r'data-mathjax="failed[^"]*"', dom).group(0)
     errors = re.findall(r'data-mjx-error="([^"]*)"', dom)
     assert not errors, f"MathJax errors: {errors[:5]}"
     body = re.sub(r"<style[^>]*>.*?</style>", "", dom, flags=re.S)  # MathJax's CSS names merror too
@@ -128,7 +129,9 @@ def assert_typeset_report(dom: str, claim_ids, figure_ids) -> None:
         assert i < 0, f"MathJax error node {bad}: ...{body[max(0, i - 600):i + 200]}"
     assert dom.count("<mjx-container") >= len(claim_ids), "statements were not typeset"
     # a written-out statement is typeset when its <details> is opened (or with ?expanded=...)
-    for m in re.finditer(r'<details class="expanded"( open="")?>.*?</details>', body, flags=re.S):
+    sections = list(re.finditer(r'<details class="expanded"( open="")?>.*?</details>', body, flags=re.S))
+    assert len(sections) == body.count('class="expanded"'), "the written-out statements' markup changed"
+    for m in sections:
         typeset, opened = "<mjx-container" in m.group(0), bool(m.group(1))
         maths = 'class="stmt math"' in m.group(0) or 'class="stmt lazy-math"' in m.group(0)
         assert typeset == (opened and maths), \

@@ -101,8 +101,8 @@ CLAIMS = [
 def test_written_out_statements_are_typeset_when_opened(tmp_path, cli_env):
     """A statement with its named quantities written out sits in a closed <details> and is
     typeset when the reader opens it, not with the page (on the whole paper they are three
-    quarters of the TeX); ?expanded=all or =<claim id> typesets them with the page.  A broken
-    written-out statement is caught once it is opened."""
+    quarters of the TeX); ?expanded=all or =<claim id>,... typesets them with the page.  A
+    broken written-out statement is caught once it is opened, at load or later."""
     need("chromium")
     derivs = tmp_path / "derivs"
     derivs.mkdir()
@@ -124,12 +124,13 @@ def test_written_out_statements_are_typeset_when_opened(tmp_path, cli_env):
     every = browser_dom(rdir / "report.html", None, tmp_path / "p2", query="?expanded=all#%E0%A4")
     assert_typeset_report(every, ids, [])
     assert opened(every) == [("kl-times", ' open=""'), ("kl-plus", ' open=""')]
-    one = browser_dom(rdir / "report.html", None, tmp_path / "p3", query="?expanded=kl-plus")
+    one = browser_dom(rdir / "report.html", None, tmp_path / "p3", query="?expanded=no-such-claim,kl-plus")
     assert_typeset_report(one, ids, [])
     assert opened(one) == [("kl-times", ""), ("kl-plus", ' open=""')]
     # the reader's way: opened two seconds after the page has been typeset
-    click = html.replace("</body>", "<script>setTimeout(function () { document.querySelector("
-                         "'#claim-kl-times details.expanded').open = true; }, 2000);</script></body>")
+    opener = ("<script>setTimeout(function () { document.querySelector('#claim-kl-times details.expanded')"
+              ".open = true; }, 2000);</script></body>")
+    click = html.replace("</body>", opener)
     (rdir / "click.html").write_text(click, encoding="utf-8")
     later = browser_dom(rdir / "click.html", None, tmp_path / "p4")
     assert_typeset_report(later, ids, [])
@@ -141,6 +142,10 @@ def test_written_out_statements_are_typeset_when_opened(tmp_path, cli_env):
     assert_typeset_report(browser_dom(rdir / "bad.html", None, tmp_path / "p5"), ids, [])  # closed: not typeset
     with pytest.raises(AssertionError, match="MathJax"):
         assert_typeset_report(browser_dom(rdir / "bad.html", None, tmp_path / "p6", query="?expanded=all"), ids, [])
+    # ... and when the reader opens it after the page has been typeset
+    (rdir / "bad-click.html").write_text(bad.replace("</body>", opener), encoding="utf-8")
+    with pytest.raises(AssertionError, match="MathJax"):
+        assert_typeset_report(browser_dom(rdir / "bad-click.html", None, tmp_path / "p7"), ids, [])
 
 
 def active_content(dom: str) -> list:
