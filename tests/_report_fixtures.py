@@ -115,6 +115,18 @@ def browser_dom(html_path: Path, shot: Path | None, profile: Path, query: str = 
     return dom.stdout
 
 
+def expanded_open(dom: str) -> dict:
+    """{claim id: is its written-out statement's <details> open} for every claim that has
+    one (split by article: a regex across a whole paper's 50 MB DOM is slow)."""
+    out = {}
+    for art in dom.split("<article ")[1:]:
+        m = re.match(r'class="[^"]*" id="claim-([^"]*)"', art)
+        body = art[:art.index("</article>")]
+        if m and '<details class="expanded"' in body:
+            out[m.group(1)] = '<details class="expanded" open="">' in body
+    return out
+
+
 def assert_typeset_report(dom: str, claim_ids, figure_ids) -> None:
     """What a reader must see: math typeset without errors, every claim, figures, graph."""
     assert 'data-mathjax="done"' in dom, "MathJax did not finish typesetting: " + \

@@ -160,7 +160,7 @@ def test_bundled_paper_report_renders(paper_run):
     buffer's test); the other 58 long ones stay closed and untypeset (they were 60 s of the
     browser's time), written by the same printer."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _report_fixtures import assert_typeset_report, browser_dom, need
+    from _report_fixtures import assert_typeset_report, browser_dom, expanded_open, need
 
     code, report, _, tmp_path = paper_run
     assert code == 0
@@ -179,9 +179,4 @@ def test_bundled_paper_report_renders(paper_run):
     assert len(longest["expanded"]) > 50_000 and len(opened) > len(written) / 2
     dom = browser_dom(tmp_path / "report.html", None, tmp_path / "profile", query="?expanded=" + ",".join(opened))
     assert_typeset_report(dom, [c["id"] for c in report["claims"]], [f["id"] for f in report["figures"]])
-    shown = set()
-    for art in dom.split("<article ")[1:]:
-        m = re.match(r'class="[^"]*" id="claim-([^"]*)"', art)
-        if m and '<details class="expanded" open="">' in art[:art.index("</article>")]:
-            shown.add(m.group(1))
-    assert shown == set(opened)
+    assert {cid for cid, is_open in expanded_open(dom).items() if is_open} == set(opened)

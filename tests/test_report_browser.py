@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pytest  # noqa: E402
-from _report_fixtures import MODULE, assert_typeset_report, browser_dom, need, run_cli  # noqa: E402
+from _report_fixtures import MODULE, assert_typeset_report, browser_dom, expanded_open, need, run_cli  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -114,8 +114,7 @@ def test_written_out_statements_are_typeset_when_opened(tmp_path, cli_env):
     assert html.count('<details class="expanded">') == 2 and html.count('class="stmt lazy-math"') == 2
 
     def opened(dom):
-        return re.findall(r'<article class="[^"]*" id="claim-([^"]*)".*?<details class="expanded"( open="")?>', dom,
-                          flags=re.S)
+        return [(cid, ' open=""' if is_open else "") for cid, is_open in expanded_open(dom).items()]
 
     page = browser_dom(rdir / "report.html", None, tmp_path / "p1")
     assert_typeset_report(page, ids, [])  # the statements typeset, the written-out ones not

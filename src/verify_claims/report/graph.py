@@ -1035,8 +1035,7 @@ def _drawing_figure(d: Drawing, m: Metrics) -> tuple:
         s = _gstyle(n)
         ls = (0, tuple(float(t) for t in s["dash"].split())) if s["dash"] else "solid"
         add(FancyBboxPatch((n.x, n.y), n.w, n.h, boxstyle="round,pad=0,rounding_size=2.5",
-                                    fc=s["fill"], ec=s["stroke"], lw=s["width"] * 0.6, ls=ls,
-                                    alpha=s["opacity"]))
+                           fc=s["fill"], ec=s["stroke"], lw=s["width"] * 0.6, ls=ls, alpha=s["opacity"]))
         for i, line in enumerate(n.lines):
             ax.text(n.x + m.padx, _baseline(n, i, m), line, va="baseline", fontsize=n.font, color=s["text"],
                     alpha=max(s["opacity"], 0.8), style="italic" if n.kind == "stub" and i == 0 else "normal")
