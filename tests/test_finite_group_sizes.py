@@ -227,6 +227,46 @@ def test_written_out_terms_do_not_hide_a_singular_factor():
         assert plain_verify(c, SETTINGS).status != "certified", cid
 
 
+def test_a_sum_over_a_finite_parameter_is_shown_defined_without_writing_it_out():
+    # the symbolic-index route: the summand over lo <= k <= hi, no value of G written out
+    from verify_claims.backends.definedness import _defined_by_index, defined
+    dom = Domain({x1.x: sp.Interval.open(0, 1), x1.G: sp.Range(2, 65)})
+    assert defined(x1.PG_A, dom, 2.0) and defined(sp.diff(x1.PG_A, x1.x), dom, 2.0)
+    assert "_instances" not in dom.__dict__  # nothing was split value by value
+    closed = Domain({x1.x: sp.Interval(0, 1), x1.G: sp.Range(2, 64)})
+    assert _defined_by_index(x1.q_sum(x1.G + 1), closed, 2.0)  # x**k with k >= 0: 0**0 = 1 at x = 0
+
+
+def test_the_symbolic_index_route_refuses_every_undefined_sum():
+    # each is undefined at some value of G or x: the route must not say defined (and
+    # `defined` as a whole must not either)
+    from verify_claims.backends.definedness import _defined_by_index, defined
+    G, k = sp.Symbol("G", integer=True, positive=True), sp.Symbol("k", integer=True)
+    unit = {x: sp.Interval(0, 1), G: sp.Range(2, 10)}
+    wrong = {
+        "a pole at k = 3": sp.Sum(x / (k - 3), (k, 0, G)),
+        "sqrt(-1) at the last term": sp.Sum(sp.sqrt(G - 2 - k), (k, 0, G - 1)),
+        "0**(-1) at x = 0, k = 0": sp.Sum(x ** (k - 1), (k, 0, G)),
+        "log 0 at k = 0 (times 0, still undefined)": sp.Sum(k * sp.log(k), (k, 0, G)),
+        "binomial of a non-integer": sp.Sum(sp.binomial(G * x, k), (k, 0, G)),
+        "a log of the sum that may be 0": sp.log(sp.Sum(x ** k * (k - 1), (k, 0, G))),
+    }
+    for why, e in wrong.items():
+        assert not _defined_by_index(e, Domain(dict(unit)), 2.0), why
+        assert not defined(e, Domain(dict(unit)), 2.0), why
+    # a reversed range (G < 5): sympy reads Sum(1/k, (k, 1, -3)) as -Sum(1/k, (k, -2, 0)), which
+    # has 1/0; the numbers and the written-out terms read it as empty.  The route takes
+    # neither reading: it needs hi >= lo - 1 on the whole domain
+    assert not _defined_by_index(sp.Sum(1 / k, (k, 1, G - 5)), Domain(dict(unit)), 2.0)
+    # and the same shapes where they are defined
+    right = [sp.Sum(x / (k - 3 - G), (k, 0, G)), sp.Sum(sp.sqrt(G - 1 - k), (k, 0, G - 1)),
+             sp.Sum(x ** k, (k, 0, G)), sp.Sum(1 / k, (k, 1, G - 1)),
+             sp.Sum(sp.binomial(G, k) * x ** k * (1 - x) ** (G - k), (k, 0, G)),
+             sp.log(1 + sp.Sum(x ** k, (k, 0, G)) ** 2)]
+    for e in right:
+        assert _defined_by_index(e, Domain(dict(unit)), 2.0), e
+
+
 def test_bernstein_declines_a_constant_without_a_real_value():
     d = _decide(x**2 + sp.sqrt(1 - sp.sqrt(3)), "positive", sp.Interval(0, 1))
     assert d.verdict == "unknown"

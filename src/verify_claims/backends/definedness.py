@@ -4,7 +4,11 @@ argument of the interval backend and the maximiser routes all need this."""
 
 from __future__ import annotations
 
+import sympy as sp
+from sympy import Product, Sum
+
 from . import smt
+from ..model.domain import Domain
 from .functions import side_conditions
 from .symbolic import Facts, prove_sign, with_ends
 from .timebox import TimeUp, time_limit
@@ -16,6 +20,8 @@ def defined(e, domain, seconds: float, trace=None, at: str = "defined") -> bool:
     """Every side condition of e proven on the domain (symbolically, else by z3); a sum
     whose bound is a finite parameter, value by value (backends.instances)."""
     from .instances import instances, summands
+    if e.has(Sum, Product) and _defined_by_index(e, domain, seconds):
+        return True
     split = instances(e, domain)
     if split is not None:
         # written out, a term 0 * log(x) is 0: each summand is checked over its index range
@@ -63,3 +69,95 @@ def _by_z3(base, want, domain, seconds) -> bool:
     if want == "nonzero":
         return smt.check_goal(base * base, "positive", domain, min(1.0, seconds)).verdict == "unsat"
     return smt.check_goal(base, want, domain, min(1.0, seconds)).verdict == "unsat"
+
+
+def _defined_by_index(e, domain, seconds: float) -> bool:
+    """Every sum and product of e shown defined for a symbolic index, then e with each of
+    them as an opaque real number: nothing is written out (the 63 values of G written out
+    term by term, twice per claim, were most of the cost of the finite group sizes).
+
+    The index k of Sum(f, (k, lo, hi)) is relaxed to a real number with lo <= k <= hi, once
+    hi >= lo - 1 is shown (a range, possibly empty: sympy reads a reversed one as a negated
+    sum over other indices): f's side conditions shown there hold at every integer index.
+    binomial(a, b) with integer-valued a and b is an integer (sympy defines it for all
+    integers) and stands as an opaque real; u**n with n integer-valued needs n >= 0 or
+    u != 0.  What this cannot show is left to the value-by-value split, so a failure costs
+    a few z3 calls and decides nothing.  Untraced: the conditions are linear or of low
+    degree and need no recorded route."""
+    integral = {s for s, st in domain.sets.items()
+                if isinstance(st, (sp.FiniteSet, sp.Range)) and all(sp.sympify(v).is_integer for v in st)}
+    taken = {str(s) for s in e.free_symbols | set(domain.sets)}
+    opaque = {}
+    for node in sp.ordered(e.atoms(Sum, Product)):
+        if len(node.limits) != 1 or node.function.has(Sum, Product):
+            return False
+        var, lo, hi = node.limits[0]
+        if not (_integer_valued(lo, integral) and _integer_valued(hi, integral)):
+            return False
+        name = f"{var.name}_index"
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        k = sp.Symbol(name, real=True)
+        inner = Domain({**domain.sets, k: sp.Interval(-sp.oo, sp.oo)}, tuple(domain.where) + (k >= lo, k <= hi))
+        conds = _index_conditions(node.function.xreplace({var: k}), integral | {k})
+        if conds is None or not _shown([(hi - lo + 1, "nonnegative")], domain, seconds) \
+                or not all(_shown(alternatives, inner, seconds) for alternatives in conds):
+            return False
+        opaque[node] = sp.Symbol(f"{name}_value", real=True)
+    rest = e.xreplace(opaque)
+    return all(_shown([cond], domain, seconds) for cond in side_conditions(rest))
+
+
+def _integer_valued(a, integral) -> bool:
+    """A polynomial with integer coefficients in integer-valued symbols."""
+    a = sp.sympify(a)
+    if a.is_Integer:
+        return True
+    if not a.free_symbols <= integral:
+        return False
+    try:
+        return all(c.is_Integer for c in sp.Poly(a, *sorted(a.free_symbols, key=str)).coeffs())
+    except sp.PolynomialError:
+        return False
+
+
+def _index_conditions(f, integral):
+    """The side conditions of a summand f over a real-relaxed index, each a list of
+    alternatives (base, want) of which one must be shown; None when f has a piece this
+    route does not handle.  Integer powers and binomials of integers are taken out first:
+    the one table would ask a base to be positive, or not know binomial."""
+    if f.has(sp.factorial, sp.gamma, sp.RisingFactorial, sp.FallingFactorial):
+        return None
+    conds, pieces, inside = [], {}, []
+    for node in sp.preorder_traversal(f):
+        if isinstance(node, sp.binomial):
+            if not all(_integer_valued(a, integral) for a in node.args):
+                return None
+            pieces[node] = sp.Dummy(real=True)
+            inside.extend(node.args)
+        elif isinstance(node, sp.Pow) and not node.exp.is_number and _integer_valued(node.exp, integral):
+            conds.append([(node.exp, "nonnegative"), (node.base, "nonzero")])  # 0**0 = 1
+            pieces[node] = sp.Dummy(real=True)
+            inside.append(node.base)
+    for part in [f.xreplace(pieces)] + inside:
+        conds.extend([cond] for cond in side_conditions(part))
+    return conds
+
+
+def _shown(alternatives, domain, seconds) -> bool:
+    """One of (base, want) shown on the domain: z3 first (mostly linear in the index here:
+    it decides at once, either way), then a short sympy sign analysis."""
+    for base, want in alternatives:
+        b = sp.sympify(base)
+        if b.is_number:
+            if (b.is_nonzero if want == "nonzero" else getattr(b, f"is_{want}")) is True:
+                return True
+            continue
+        if _by_z3(b, want, domain, min(1.0, seconds)):
+            return True
+        rep = domain.assumption_symbols()
+        if _signed(b.xreplace(rep), want, Facts.from_relations(with_ends(domain), rep), None, "index",
+                   min(0.5, seconds)):
+            return True
+    return False
