@@ -20,6 +20,7 @@ def defined(e, domain, seconds: float, trace=None, at: str = "defined") -> bool:
     """Every side condition of e proven on the domain (symbolically, else by z3); a sum
     whose bound is a finite parameter, value by value (backends.instances)."""
     from .instances import instances, summands
+    e = sp.sympify(e)
     if e.has(Sum, Product) and _defined_by_index(e, domain, seconds):
         return True
     split = instances(e, domain)
