@@ -61,10 +61,29 @@ _LONG_FIRST = ("test_bundled_paper.py", "test_load_independence.py", "test_harde
                "test_report_browser.py", "test_pytest_plugin.py")
 
 
+_SHARES_PAPER = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(trylast=True)  # after -k/-m deselection: only the tests that will run count
 def pytest_collection_modifyitems(config, items):
+    # the bundled paper's tests verify the whole paper once: the derivation tests then
+    # read the same claims' results from that run (tests/_paper_run.py)
+    config.stash[_SHARES_PAPER] = any(item.path.name == "test_bundled_paper.py" for item in items)
+
     def rank(item):
         name = item.path.name
         if name in _LONG_FIRST:
             return _LONG_FIRST.index(name)
         return len(_LONG_FIRST) + (0 if item.get_closest_marker("slow") else 1)
     items.sort(key=rank)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_paper_run(request, tmp_path_factory):
+    """Where the session's whole-paper run lives: one directory for every xdist worker
+    (a worker's base temp is a subdirectory of the session's)."""
+    if request.config.stash.get(_SHARES_PAPER, False):
+        import _paper_run
+        base = tmp_path_factory.getbasetemp()
+        _paper_run.enable((base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "bundled-paper")
+    yield

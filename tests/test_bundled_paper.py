@@ -6,10 +6,7 @@ is verified once per test session (a fixture); the gate, the generated documents
 rendered report are all checked against that one run.
 """
 
-import contextlib
 import copy
-import io
-import json
 import re
 import sys
 import warnings
@@ -17,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from verify_claims.cli import default_derivations, main
 from verify_claims.report.inventory import README_BLOCKS, begin_marker, end_marker, render_inventory
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,12 +24,10 @@ pytestmark = pytest.mark.xdist_group("bundled-paper")
 
 @pytest.fixture(scope="module")
 def paper_run(tmp_path_factory):
-    out_dir = tmp_path_factory.mktemp("paper")
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        code = main(["--derivations", str(default_derivations()), "--report-dir", str(out_dir), "-q"])
-    report = json.loads((out_dir / "claims.json").read_text())
-    return code, report, buf.getvalue(), out_dir
+    """(exit code, claims.json, output, report directory) of the session's one whole-paper
+    run (tests/_paper_run.py: shared with the derivation tests, which read its store)."""
+    import _paper_run
+    return _paper_run.outcome(None if _paper_run.enabled() else tmp_path_factory.mktemp("paper"))
 
 
 def test_committed_certificates_are_current():
