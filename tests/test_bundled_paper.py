@@ -30,6 +30,29 @@ def paper_run(tmp_path_factory):
     return _paper_run.outcome(None if _paper_run.enabled() else tmp_path_factory.mktemp("paper"))
 
 
+def test_derivation_tests_reuse_this_run_only_for_the_claims_it_verified(paper_run):
+    """The per-module derivation tests read a bundled claim's result from this run's store
+    (tests/_paper_run.py) instead of verifying it again; an edited copy, a wrong variant or
+    settings beyond the CLI's defaults are verified on their own."""
+    import _paper_run
+    import derivation_checks as checks
+    import x1_finite_group_sizes as x1
+
+    from verify_claims.run.settings import Settings
+
+    assert _paper_run.enabled()
+    statuses = {c["id"]: c["status"] for c in paper_run[1]["claims"]}
+    original = checks.claim(x1, "finite-g-penalty-part-decreasing")
+    shared = checks.verify(original, Settings(seed=0, samples=40, precision=30))
+    assert shared.origin == "store" and shared.status == statuses[original.id] == "certified"
+    wrong = checks.variant(original, direction="increasing")
+    assert _paper_run.stored_result(wrong) is None
+    refuted = checks.assert_refuted(wrong)
+    assert refuted.origin != "store"
+    own = checks.verify(original, Settings(seed=0, samples=40, precision=40))  # more digits: its own
+    assert own.origin != "store" and own.status == "certified"
+
+
 def test_committed_certificates_are_current():
     """Every claim of the bundled paper has a committed certificate whose declaration key
     matches: CI replays them instead of searching, so a proof found once is not lost on a
