@@ -250,6 +250,17 @@ def test_the_symbolic_index_route_refuses_every_undefined_sum():
         "log 0 at k = 0 (times 0, still undefined)": sp.Sum(k * sp.log(k), (k, 0, G)),
         "binomial of a non-integer": sp.Sum(sp.binomial(G * x, k), (k, 0, G)),
         "a log of the sum that may be 0": sp.log(sp.Sum(x ** k * (k - 1), (k, 0, G))),
+        # found in review: each of these was said defined by a first version of the route
+        "a limit pi: the numbers sum k = 3": x + sp.Sum(1 / (k - 3), (k, sp.pi, 5)),
+        "a limit sqrt(2): k = 1": sp.Sum(x / (k - 1), (k, sp.sqrt(2), G)),
+        "a limit -pi: int(-pi) = -3": x + sp.Sum(1 / (k + 3), (k, -5, -sp.pi)),
+        "a limit E, split by G": sp.Sum(x / (k - 2), (k, sp.E, G)),
+        "a complex summand: log of a negative square": sp.log(1 + sp.Sum(sp.I * x ** k, (k, 0, G)) ** 2),
+        "I**k taken out as a real power": sp.log(1 + sp.Sum(2 * sp.I ** (2 * k + 1), (k, 0, G)) ** 2),
+        "a power's own base undefined at x = 1/2": sp.Sum((1 + 1 / (x - sp.Rational(1, 2))) ** k, (k, 0, G)),
+        "a half-integer exponent: (x - 1)**(k/2)": sp.Sum((x - 1) ** (k / 2), (k, 0, G)),
+        "binomial(G/2, k): not of integers": sp.Sum(sp.binomial(G / 2, k) * sp.sqrt(x - 1), (k, 0, G)),
+        "a product through 0 in a denominator": sp.Product(1 / (k - 2), (k, 0, G)),
     }
     for why, e in wrong.items():
         assert not _defined_by_index(e, Domain(dict(unit)), 2.0), why
@@ -258,11 +269,20 @@ def test_the_symbolic_index_route_refuses_every_undefined_sum():
     # has 1/0; the numbers and the written-out terms read it as empty.  The route takes
     # neither reading: it needs hi >= lo - 1 on the whole domain
     assert not _defined_by_index(sp.Sum(1 / k, (k, 1, G - 5)), Domain(dict(unit)), 2.0)
+    # a domain symbol named as the route's own: z3 names variables by name alone
+    clash = sp.log(sp.Sum(x ** k * (k - 1), (k, 0, G)))
+    assert not _defined_by_index(clash, Domain({**unit, sp.Symbol("k_value"): sp.Interval.open(0, 1)}), 2.0)
+    assert not _defined_by_index(sp.Sum(x / k, (k, 0, G)), Domain({**unit, sp.Dummy("k_index"): sp.Interval(1, 2)}),
+                                 2.0)
+    # limits that are not integers: no exception, no verdict
+    for lo, hi in ((0, 2.0), (0.0, G), (sp.Rational(1, 2), G)):
+        assert not _defined_by_index(sp.Sum(x ** k, (k, lo, hi)), Domain(dict(unit)), 2.0)
     # and the same shapes where they are defined
     right = [sp.Sum(x / (k - 3 - G), (k, 0, G)), sp.Sum(sp.sqrt(G - 1 - k), (k, 0, G - 1)),
              sp.Sum(x ** k, (k, 0, G)), sp.Sum(1 / k, (k, 1, G - 1)),
              sp.Sum(sp.binomial(G, k) * x ** k * (1 - x) ** (G - k), (k, 0, G)),
-             sp.log(1 + sp.Sum(x ** k, (k, 0, G)) ** 2)]
+             sp.log(1 + sp.Sum(x ** k, (k, 0, G)) ** 2), sp.Product(1 + x ** k, (k, 0, G)),
+             sp.Sum((1 + 1 / (x + 1)) ** k, (k, 0, G)), sp.Sum(sp.binomial(2 * G + 1, k) * x ** k, (k, 0, G))]
     for e in right:
         assert _defined_by_index(e, Domain(dict(unit)), 2.0), e
 

@@ -79,51 +79,72 @@ def _defined_by_index(e, domain, seconds: float) -> bool:
 
     The index k of Sum(f, (k, lo, hi)) is relaxed to a real number with lo <= k <= hi, once
     hi >= lo - 1 is shown (a range, possibly empty: sympy reads a reversed one as a negated
-    sum over other indices): f's side conditions shown there hold at every integer index.
-    binomial(a, b) with integer-valued a and b is an integer (sympy defines it for all
-    integers) and stands as an opaque real; u**n with n integer-valued needs n >= 0 or
-    u != 0.  What this cannot show is left to the value-by-value split, so a failure costs
-    a few z3 calls and decides nothing.  Untraced: the conditions are linear or of low
-    degree and need no recorded route."""
+    sum over other indices) and lo, hi are integer polynomials of integer-valued symbols (a
+    limit pi would sum k = 3 by the numbers' range(int(lo), ...), outside [pi, ...]): f's
+    side conditions shown there hold at every integer index.  binomial(a, b) with
+    integer-valued a and b is an integer (sympy defines it for all integers) and stands as an
+    opaque real; u**n with n integer-valued needs n >= 0 or u != 0.  A summand with I in it
+    is refused (the sum stands as a real number).  What this cannot show is left to the
+    value-by-value split, so a failure decides nothing, and so does an exception on a shape
+    this does not expect.  Untraced: the conditions are linear or of low degree and need no
+    recorded route."""
+    try:
+        return _by_index(e, domain, seconds)
+    except (TimeUp, KeyboardInterrupt):
+        raise
+    except Exception:  # noqa: BLE001 - an unexpected shape: the value-by-value route decides
+        return False
+
+
+def _by_index(e, domain, seconds: float) -> bool:
     integral = {s for s, st in domain.sets.items()
                 if isinstance(st, (sp.FiniteSet, sp.Range)) and all(sp.sympify(v).is_integer for v in st)}
-    taken = {str(s) for s in e.free_symbols | set(domain.sets)}
+    # z3 names a variable by its name alone: every symbol introduced here gets a name that
+    # nothing in e or the domain has
+    taken = {s.name for s in e.atoms(sp.Symbol) | set(domain.sets)}
+
+    def fresh(stem):
+        name = stem
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        return sp.Symbol(name, real=True)
+
     opaque = {}
     for node in sp.ordered(e.atoms(Sum, Product)):
-        if len(node.limits) != 1 or node.function.has(Sum, Product):
+        if len(node.limits) != 1 or node.function.has(Sum, Product) or node.function.has(sp.I):
             return False
         var, lo, hi = node.limits[0]
         if not (_integer_valued(lo, integral) and _integer_valued(hi, integral)):
             return False
-        name = f"{var.name}_index"
-        while name in taken:
-            name += "_"
-        taken.add(name)
-        k = sp.Symbol(name, real=True)
+        k = fresh(f"{var.name}_index")
         inner = Domain({**domain.sets, k: sp.Interval(-sp.oo, sp.oo)}, tuple(domain.where) + (k >= lo, k <= hi))
-        conds = _index_conditions(node.function.xreplace({var: k}), integral | {k})
+        conds = _index_conditions(node.function.xreplace({var: k}), integral | {k}, fresh)
         if conds is None or not _shown([(hi - lo + 1, "nonnegative")], domain, seconds) \
                 or not all(_shown(alternatives, inner, seconds) for alternatives in conds):
             return False
-        opaque[node] = sp.Symbol(f"{name}_value", real=True)
+        opaque[node] = fresh(f"{var.name}_value")
     rest = e.xreplace(opaque)
     return all(_shown([cond], domain, seconds) for cond in side_conditions(rest))
 
 
 def _integer_valued(a, integral) -> bool:
-    """A polynomial with integer coefficients in integer-valued symbols."""
+    """An integer, or a polynomial with integer coefficients in integer-valued symbols (a
+    constant such as pi or sqrt(2) is neither: sympy would make it its own generator)."""
     a = sp.sympify(a)
     if a.is_Integer:
         return True
-    if not a.free_symbols <= integral:
+    syms = a.free_symbols
+    if not syms or not syms <= integral:
         return False
     try:
-        return all(c.is_Integer for c in sp.Poly(a, *sorted(a.free_symbols, key=str)).coeffs())
+        poly = sp.Poly(a, *sorted(syms, key=str))
     except sp.PolynomialError:
         return False
+    return set(poly.gens) <= integral and all(c.is_Integer for c in poly.coeffs())
 
 
-def _index_conditions(f, integral):
+def _index_conditions(f, integral, fresh):
     """The side conditions of a summand f over a real-relaxed index, each a list of
     alternatives (base, want) of which one must be shown; None when f has a piece this
     route does not handle.  Integer powers and binomials of integers are taken out first:
@@ -135,11 +156,11 @@ def _index_conditions(f, integral):
         if isinstance(node, sp.binomial):
             if not all(_integer_valued(a, integral) for a in node.args):
                 return None
-            pieces[node] = sp.Dummy(real=True)
+            pieces[node] = fresh("binomial")
             inside.extend(node.args)
         elif isinstance(node, sp.Pow) and not node.exp.is_number and _integer_valued(node.exp, integral):
             conds.append([(node.exp, "nonnegative"), (node.base, "nonzero")])  # 0**0 = 1
-            pieces[node] = sp.Dummy(real=True)
+            pieces[node] = fresh("power")
             inside.append(node.base)
     for part in [f.xreplace(pieces)] + inside:
         conds.extend([cond] for cond in side_conditions(part))
