@@ -231,6 +231,15 @@ def test_side_conditions_of_inverse_trig_and_unknown_functions():
     # a function whose domain is not described is never shown defined
     assert (sp.S.NegativeOne, "nonnegative") in side_conditions(sp.loggamma(x))
     assert side_conditions(sp.exp(x) + sp.asinh(x)) == []
+    # a Piecewise without an otherwise-branch is nan where no condition holds (found in review:
+    # it was taken for a total function, so such a sum was shown defined)
+    assert (sp.S.NegativeOne, "nonnegative") in side_conditions(sp.Piecewise((x, x < sp.Rational(1, 2))))
+    assert side_conditions(sp.Piecewise((x, x < sp.Rational(1, 2)), (1 - x, True))) == []
+    from verify_claims.backends.definedness import defined
+    from verify_claims.model.domain import Domain
+    G, k = sp.Symbol("G", integer=True), sp.Symbol("k", integer=True)
+    partial = sp.Sum(sp.Piecewise((x, k < 3)), (k, 0, G))
+    assert not defined(partial, Domain({x: sp.Interval(0, 1), G: sp.Range(2, 6)}), 2.0)
 
 
 # ------------------------------------------------------------------ limits: a reason, never a certificate

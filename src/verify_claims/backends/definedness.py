@@ -21,6 +21,9 @@ def defined(e, domain, seconds: float, trace=None, at: str = "defined") -> bool:
     whose bound is a finite parameter, value by value (backends.instances)."""
     from .instances import instances, summands
     e = sp.sympify(e)
+    if e.has(sp.nan, sp.zoo):
+        # a term written out to nan (a Piecewise whose every condition is false there) or zoo
+        return False
     if e.has(Sum, Product) and _defined_by_index(e, domain, seconds):
         return True
     split = instances(e, domain)

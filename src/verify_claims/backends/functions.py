@@ -116,6 +116,10 @@ def side_conditions(e) -> list:
             out.append((p.base, "positive"))
     for lg in sp.ordered(e.atoms(sp.log)):
         out.append((lg.args[0], "positive"))
+    if any(pw.args[-1].cond is not sp.true for pw in e.atoms(sp.Piecewise)):
+        # no otherwise-branch: undefined (nan) where no condition holds, which is not a
+        # condition on one expression's sign
+        out.append((sp.S.NegativeOne, "nonnegative"))
     for fn in sp.ordered([fn for fn in e.atoms(sp.Function) if not _total(fn)]):
         if isinstance(fn, (sp.asin, sp.acos)):
             out.append((1 - fn.args[0] ** 2, "nonnegative"))
