@@ -4,6 +4,8 @@ argument of the interval backend and the maximiser routes all need this."""
 
 from __future__ import annotations
 
+import time
+
 import sympy as sp
 from sympy import Product, Sum
 
@@ -100,6 +102,14 @@ def _defined_by_index(e, domain, seconds: float) -> bool:
 
 
 def _by_index(e, domain, seconds: float) -> bool:
+    # the route as a whole within `seconds` of CPU: a failure costs no more than that before
+    # the value-by-value split is tried
+    deadline = time.process_time() + seconds
+
+    def shown(alternatives, dom) -> bool:
+        left = deadline - time.process_time()
+        return left > 0 and _shown(alternatives, dom, left)
+
     integral = {s for s, st in domain.sets.items()
                 if isinstance(st, (sp.FiniteSet, sp.Range)) and all(sp.sympify(v).is_integer for v in st)}
     # z3 names a variable by its name alone: every symbol introduced here gets a name that
@@ -123,12 +133,12 @@ def _by_index(e, domain, seconds: float) -> bool:
         k = fresh(f"{var.name}_index")
         inner = Domain({**domain.sets, k: sp.Interval(-sp.oo, sp.oo)}, tuple(domain.where) + (k >= lo, k <= hi))
         conds = _index_conditions(node.function.xreplace({var: k}), integral | {k}, fresh)
-        if conds is None or not _shown([(hi - lo + 1, "nonnegative")], domain, seconds) \
-                or not all(_shown(alternatives, inner, seconds) for alternatives in conds):
+        if conds is None or not shown([(hi - lo + 1, "nonnegative")], domain) \
+                or not all(shown(alternatives, inner) for alternatives in conds):
             return False
         opaque[node] = fresh(f"{var.name}_value")
     rest = e.xreplace(opaque)
-    return all(_shown([cond], domain, seconds) for cond in side_conditions(rest))
+    return all(shown([cond], domain) for cond in side_conditions(rest))
 
 
 def _integer_valued(a, integral) -> bool:
