@@ -287,6 +287,21 @@ def test_the_symbolic_index_route_refuses_every_undefined_sum():
         assert _defined_by_index(e, Domain(dict(unit)), 2.0), e
 
 
+def test_binomials_of_integers_have_sympys_values_in_floats_and_in_mpmath():
+    # found in review: the float path said binomial(-3, 2) = 0 (sympy: 6) and mpmath's gamma
+    # route binomial(-3, -5) = 6 (sympy: 0); the numbers must agree with the symbolic side
+    import mpmath
+
+    from verify_claims.backends.evaluate import compile_expr
+    n, k = sp.symbols("n k", integer=True)
+    prog = compile_expr(sp.binomial(n, k), [n, k])
+    for a in range(-6, 7):
+        for b in range(-6, 7):
+            want = sp.binomial(a, b)
+            assert prog.float_at([float(a), float(b)]) == float(want), (a, b)
+            assert prog.mp_at([mpmath.mpf(a), mpmath.mpf(b)], 30) == int(want), (a, b)
+
+
 def test_bernstein_declines_a_constant_without_a_real_value():
     d = _decide(x**2 + sp.sqrt(1 - sp.sqrt(3)), "positive", sp.Interval(0, 1))
     assert d.verdict == "unknown"

@@ -24,8 +24,19 @@ import math
 import mpmath
 import sympy as sp
 
-__all__ = ["Undefined", "Program", "compile_expr", "real_value"]
+__all__ = ["Undefined", "Program", "compile_expr", "real_value", "integer_binomial"]
 
+
+def integer_binomial(n: int, k: int) -> int:
+    """binomial(n, k) for integers as sympy defines it (the symbolic side's value): 0 for
+    k < 0, n (n - 1) ... (n - k + 1) / k! otherwise, which for n < 0 is (-1)^k C(k - n - 1, k).
+    The float path said 0 for binomial(-3, 2) (sympy: 6) and mpmath's gamma route 6 for
+    binomial(-3, -5) (sympy: 0)."""
+    if k < 0:
+        return 0
+    if n >= 0:
+        return math.comb(n, k) if k <= n else 0
+    return (-1) ** k * math.comb(k - n - 1, k)
 
 class Undefined(ArithmeticError):
     """An expression has no real value at a point of the declared domain.  `near_real`: a
@@ -80,8 +91,7 @@ class _FloatNS:
     @staticmethod
     def binomial(n, k):
         if float(n).is_integer() and float(k).is_integer():
-            n, k = int(n), int(k)
-            return float(math.comb(n, k)) if 0 <= k <= n else 0.0
+            return float(integer_binomial(int(n), int(k)))
         raise _NotFloat("binomial of non-integers")
 
     @staticmethod
@@ -137,9 +147,8 @@ class _MpNS:
     def binomial(n, k):
         # the binomial weights of a sum over group sizes have integer arguments: exact
         # integers, not mpmath's gamma-function route (half the time of a limit ladder)
-        if mpmath.isint(n) and mpmath.isint(k) and n >= 0:
-            n, k = int(n), int(k)
-            return mpmath.mpf(math.comb(n, k) if 0 <= k <= n else 0)
+        if mpmath.isint(n) and mpmath.isint(k):
+            return mpmath.mpf(integer_binomial(int(n), int(k)))
         return mpmath.binomial(n, k)
 
     @staticmethod
