@@ -285,6 +285,8 @@ def test_the_symbolic_index_route_refuses_every_undefined_sum():
              sp.Sum((1 + 1 / (x + 1)) ** k, (k, 0, G)), sp.Sum(sp.binomial(2 * G + 1, k) * x ** k, (k, 0, G))]
     for e in right:
         assert _defined_by_index(e, Domain(dict(unit)), 2.0), e
+    # an unbounded Range: decided symbolically (a first version iterated its values for ever)
+    assert _defined_by_index(sp.Sum(x ** k, (k, 0, G)), Domain({x: sp.Interval(0, 1), G: sp.Range(1, sp.oo)}), 2.0)
 
 
 def test_binomials_of_integers_have_sympys_values_in_floats_and_in_mpmath():

@@ -110,8 +110,10 @@ def _by_index(e, domain, seconds: float) -> bool:
         left = deadline - time.process_time()
         return left > 0 and _shown(alternatives, dom, left)
 
-    integral = {s for s, st in domain.sets.items()
-                if isinstance(st, (sp.FiniteSet, sp.Range)) and all(sp.sympify(v).is_integer for v in st)}
+    # a Range holds integers only (sympy refuses anything else), and may be infinite: its
+    # values are not iterated
+    integral = {s for s, st in domain.sets.items() if isinstance(st, sp.Range) or (
+        isinstance(st, sp.FiniteSet) and all(sp.sympify(v).is_integer for v in st))}
     # z3 names a variable by its name alone: every symbol introduced here gets a name that
     # nothing in e or the domain has
     taken = {s.name for s in e.atoms(sp.Symbol) | set(domain.sets)}
