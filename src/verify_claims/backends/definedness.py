@@ -164,8 +164,6 @@ def _index_conditions(f, integral, fresh):
     alternatives (base, want) of which one must be shown; None when f has a piece this
     route does not handle.  Integer powers and binomials of integers are taken out first:
     the one table would ask a base to be positive, or not know binomial."""
-    if f.has(sp.factorial, sp.gamma, sp.RisingFactorial, sp.FallingFactorial):
-        return None
     conds, pieces, inside = [], {}, []
     for node in sp.preorder_traversal(f):
         if isinstance(node, sp.binomial):
