@@ -35,6 +35,7 @@ import sympy as sp
 from ..model.domain import Domain
 from . import smt
 from .functions import nonsmooth
+from .rational import identically_zero
 from .timebox import TimeUp, time_limit
 
 __all__ = ["ProofOutcome", "Facts", "NO_FACTS", "zero_by", "prove_sign", "split_logs", "assume", "weakest",
@@ -793,15 +794,23 @@ def exp_log_form(expr, facts: Facts = NO_FACTS):
 
 # the exp/log normal form followed by a rational simplification (tried after the others;
 # new names go at the end: committed certificates name the strategy that won)
-_EXP_LOG_NAMES = ("exp-log+expand", "exp-log+together", "exp-log+cancel")
-_STRATEGY_NAMES = ("exact", "expand", "cancel", "together", "simplify", "radsimp+simplify") + _EXP_LOG_NAMES
-_CLASSIC_NAMES = _STRATEGY_NAMES[:6]
+_EXP_LOG_NAMES = ("exp-log+rational", "exp-log+expand", "exp-log+together", "exp-log+cancel")
+_STRATEGY_NAMES = ("exact", "rational", "expand", "cancel", "together", "simplify",
+                   "radsimp+simplify") + _EXP_LOG_NAMES
+_CLASSIC_NAMES = _STRATEGY_NAMES[:7]
+
+
+def _rationally_zero(e):
+    """0 if e is identically zero as a rational function of its atoms (backends/rational.py:
+    what cancel decides, in flint instead of sympy's expand), else None: not decided here."""
+    return sp.S.Zero if identically_zero(e) else None
 
 
 def _exp_log_strategies():
     # tried in this order (together is cheap on the sums of fractions the KL terms leave;
     # expanding those first multiplies them out)
     return [
+        ("exp-log+rational", _rationally_zero),
         ("exp-log+together", lambda e: _plain_expand(sp.together(e))),
         ("exp-log+expand", _plain_expand),
         ("exp-log+cancel", sp.cancel),
@@ -816,6 +825,7 @@ def _strategies():
     # cheapest first; simplify is the slow last resort
     return [
         ("exact", lambda e: e),
+        ("rational", _rationally_zero),
         ("expand", lambda e: sp.expand(e)),
         ("cancel", lambda e: sp.cancel(e)),
         ("together", lambda e: sp.expand(sp.together(sp.expand(e)))),
@@ -925,6 +935,18 @@ def _zero_by_exp_log(expr, facts, options, seconds):
 
 def _zero_by_classic(expr, facts, options, seconds):
     """The strategies of _CLASSIC_NAMES, cheapest first."""
+    tried = set()
+
+    def rational(e) -> bool:
+        # flint's exact arithmetic, on each form before the next one costs more (count_ops,
+        # split_logs, expand): a replay of "rational" then does only the work it needs
+        if "rational" not in options or e in tried or e == 0:
+            return False
+        tried.add(e)
+        return _timeboxed(lambda: _rationally_zero(e), seconds) == 0
+
+    if rational(expr):
+        return "rational", "rational", sp.S.Zero
     residual = expr
     prefix = ""
     big = sp.count_ops(expr) > _MAX_OPS
@@ -932,6 +954,8 @@ def _zero_by_classic(expr, facts, options, seconds):
         # a sound rewrite (every split factor is provably positive), done once up front:
         # cancel/together on unsplit KL expressions is what makes sympy slow here
         split = split_logs(expr, facts)
+        if rational(split):
+            return "split logs+rational", "rational", sp.S.Zero
         if not big:
             expanded = _timeboxed(lambda: sp.expand(split), seconds)
             if expanded is not None:
@@ -941,6 +965,8 @@ def _zero_by_classic(expr, facts, options, seconds):
             big = big or sp.count_ops(expr) > _MAX_OPS
     if big and prefix:
         # only the cheap strategies on a large split form (expand may finish the job)
+        if rational(expr):
+            return "split logs+rational", "rational", sp.S.Zero
         if "expand" not in options:
             return None, None, expr
         r = sp.expand(expr)
@@ -948,11 +974,15 @@ def _zero_by_classic(expr, facts, options, seconds):
             return "split logs+expand", "expand", sp.S.Zero
         return None, None, r
     if big:
-        return None, None, expr  # too large to simplify within budget: leave it to the numbers
+        return None, None, expr  # too large for sympy within budget: leave it to the numbers
     for name, f in _strategies():
         if name not in options:
             continue
         label = prefix + name
+        if name == "rational":
+            if rational(expr):
+                return label, name, sp.S.Zero
+            continue
         t0 = time.process_time()
         r = _timeboxed(lambda: f(expr), seconds)
         if r is None:

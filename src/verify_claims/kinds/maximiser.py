@@ -29,7 +29,8 @@ from ..model.domain import Domain
 from .base import Kind, derived, objective_gradient, start_point
 
 # the first-order condition's zero test in two passes (see Maximiser.prove)
-_CHEAP_ZERO = ("exact", "expand", "cancel", "together", "exp-log+expand", "exp-log+together", "exp-log+cancel")
+_CHEAP_ZERO = ("exact", "rational", "expand", "cancel", "together",
+               "exp-log+rational", "exp-log+expand", "exp-log+together", "exp-log+cancel")
 _SLOW_ZERO = ("simplify", "radsimp+simplify")
 
 

@@ -1,0 +1,198 @@
+"""Is an expression identically zero as a rational function of its atoms?  Exactly, in
+python-flint's multivariate polynomials over the rationals (``fmpq_mpoly``).
+
+This is the question sympy's ``cancel(e) == 0`` answers: every node that is not a sum,
+a product, an integer power or a rational number (a symbol, log(x), exp(y), pi, a
+Piecewise, x**a, ...) stands as an independent variable, and the expression is
+multiplied out over a common denominator.  Treating the atoms as independent is sound:
+a rational function that is zero for independent values of its atoms is zero for any
+values they take, wherever the expression is defined (the evaluation at a point where no
+denominator vanishes is a ring homomorphism).  It is incomplete in the same way as
+cancel: sqrt(2)**2 - 2 is decided only because sympy itself evaluates the power, and
+exp(a + b) - exp(a)*exp(b) is not decided at all (expand does that).
+
+Why not sympy: ``cancel`` multiplies the expression out in sympy's core (``expand``)
+before it reaches its polynomial rings, and that costs seconds on the paper's larger
+identities (g = 3, 4 written out) where flint takes milliseconds.
+
+A power whose exponent has a rational coefficient p/q stands as (b**(t/q))**p, with
+b**(t/q) one variable (exp(-x) is exp(x)**-1): the principal branch satisfies
+b**(p t/q) = exp(p t/q log b) = (b**(t/q))**p for every b != 0, which is all the
+identity needs (at b = 0 with p < 0 the expression is undefined).
+Floats are refused: a float is not a rational number, and a proof must not round.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import sympy as sp
+from sympy.core.exprtools import decompose_power
+
+__all__ = ["identically_zero"]
+
+# the largest product (in terms) multiplied out before giving up: flint's C code cannot
+# be interrupted by the time limits of timebox.py, so the size is bounded up front
+MAX_TERMS = 200_000
+MAX_GENERATORS = 200
+MAX_EXPONENT = 10_000
+_NOT_NUMBERS = (sp.oo, -sp.oo, sp.zoo, sp.nan)
+
+
+class Refused(ValueError):
+    """The expression is too large, or not of a form this module multiplies out."""
+
+
+def identically_zero(expr) -> bool | None:
+    """True if `expr` is identically 0 as a rational function of its atoms (see the
+    module docstring), False if it is not, None if it could not be decided here (a
+    float, a division by an expression that is identically zero, or too large)."""
+    try:
+        num, _den = _Field(expr).value(sp.sympify(expr))
+    except (Refused, ZeroDivisionError):
+        return None
+    return num.is_zero()
+
+
+class _Field:
+    """The atoms of one expression, as the generators of one flint context."""
+
+    def __init__(self, expr):
+        import flint
+        self._flint = flint
+        self._index: dict = {}   # what each generator stands for -> its index
+        self._roots: dict = {}   # base b of rational powers -> L: b**(1/L) is its generator
+        self._collect(sp.sympify(expr))
+        n = max(1, len(self._index))
+        self.ctx = flint.fmpq_mpoly_ctx.get(("t", n), "lex")
+        self._gens = self.ctx.gens()
+        self._one = self.ctx.from_dict({(0,) * n: 1})
+        self._memo: dict = {}
+
+    # --- the atoms -------------------------------------------------------------------
+    def _atom_of(self, node):
+        """How a node that is not arithmetic stands, or None if it is arithmetic:
+        ("root", b, p/q) for b**(p/q), or (base, k) for base**k with base a variable
+        (exp(-2*x) is exp(x)**-2 and x**(-a) is (x**a)**-1, as in sympy's own polynomial
+        rings, ``decompose_power``, so that they cancel)."""
+        if isinstance(node, (sp.Add, sp.Mul)) or node.is_Rational:
+            return None
+        if isinstance(node, sp.Pow) and node.exp.is_Integer:
+            return None
+        if node.is_Float:
+            raise Refused("a float is not exact")
+        if not isinstance(node, sp.Expr) or node.has(*_NOT_NUMBERS):
+            # an atom that may be infinite is not an independent number: oo - oo is not 0
+            raise Refused("not a number")
+        if isinstance(node, sp.Pow) and node.exp.is_Rational:
+            return "root", node.base, node.exp
+        if isinstance(node, (sp.Pow, sp.exp)):
+            base, k = decompose_power(node)
+            return base, int(k)
+        return node, 1
+
+    def _collect(self, node):
+        """Index the generators: one per variable, and one per base of rational powers,
+        b**(1/L) with L the lcm of their denominators: sqrt(x) and x**(1/3) are then
+        powers of x**(1/6), and x itself, when it is a variable, is (x**(1/6))**6."""
+        from math import lcm
+        seen = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            atom = self._atom_of(n)
+            if atom is None:
+                stack.extend(n.args if not isinstance(n, sp.Pow) else (n.base,))
+            elif atom[0] == "root":
+                b, r = atom[1], atom[2]
+                self._roots[b] = lcm(self._roots.get(b, 1), int(r.q))
+                self._new(("root", b))
+                stack.append(b)  # its own variables, or b itself as a variable
+            else:
+                self._new(atom[0])
+
+    def _new(self, key):
+        if key not in self._index:
+            if len(self._index) >= MAX_GENERATORS:
+                raise Refused("too many atoms")
+            self._index[key] = len(self._index)
+
+    def _atom_value(self, atom):
+        if atom[0] == "root":
+            b, r = atom[1], atom[2]
+            k = int(r.p) * (self._roots[b] // int(r.q))
+            return self._power((self._gens[self._index[("root", b)]], self._one), k)
+        base, k = atom
+        if base in self._roots:
+            # a variable that is also the base of roots: x = (x**(1/L))**L
+            k *= self._roots[base]
+            return self._power((self._gens[self._index[("root", base)]], self._one), k)
+        return self._power((self._gens[self._index[base]], self._one), k)
+
+    # --- arithmetic on (numerator, denominator) pairs ----------------------------------
+    def value(self, node):
+        got = self._memo.get(node)
+        if got is None:
+            got = self._memo[node] = self._value(node)
+        return got
+
+    def _value(self, node):
+        if node.is_Rational:
+            return self._one * self._flint.fmpq(int(node.p), int(node.q)), self._one
+        atom = self._atom_of(node)
+        if atom is not None:
+            return self._atom_value(atom)
+        if isinstance(node, sp.Add):
+            out = None
+            for a in node.args:
+                out = self.value(a) if out is None else self._add(out, self.value(a))
+            return out
+        if isinstance(node, sp.Mul):
+            out = None
+            for a in node.args:
+                out = self.value(a) if out is None else self._mul(out, self.value(a))
+            return out
+        # an integer power
+        return self._power(self.value(node.base), int(node.exp))
+
+    def _add(self, a, b):
+        (n1, d1), (n2, d2) = a, b
+        if d1 == d2:
+            return n1 + n2, d1
+        _bound(len(n1), len(d2))
+        _bound(len(n2), len(d1))
+        g = d1.gcd(d2)
+        if g == self._one or g.total_degree() == 0:
+            _bound(len(d1), len(d2))
+            return n1 * d2 + n2 * d1, d1 * d2
+        e1, e2 = d1 / g, d2 / g
+        _bound(len(d1), len(e2))
+        return n1 * e2 + n2 * e1, d1 * e2
+
+    def _mul(self, a, b):
+        (n1, d1), (n2, d2) = a, b
+        _bound(len(n1), len(n2))
+        _bound(len(d1), len(d2))
+        return n1 * n2, d1 * d2
+
+    def _power(self, a, k):
+        n, d = a
+        if k < 0:
+            if n.is_zero():
+                raise ZeroDivisionError("a power of zero with a negative exponent")
+            n, d, k = d, n, -k
+        if k == 0:
+            return self._one, self._one
+        # n**k has at most comb(terms + k - 1, k) terms (the monomials of degree k in them)
+        for p in (n, d):
+            if k > MAX_EXPONENT or (len(p) > 1 and comb(len(p) + k - 1, k) > MAX_TERMS):
+                raise Refused("power too large to multiply out")
+        return n ** k, d ** k
+
+
+def _bound(p, q):
+    if p * q > MAX_TERMS:
+        raise Refused("product too large to multiply out")
