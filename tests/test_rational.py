@@ -26,6 +26,10 @@ x, y, a, b = sp.symbols("x y a b")
     sp.log(x + 1) ** 2 / sp.log(x + 1) - sp.log(x + 1),
     x / sp.sqrt(x) - sp.sqrt(x),                      # x is sqrt(x)**2
     sp.sqrt(x) * x ** sp.Rational(1, 3) - x ** sp.Rational(5, 6),
+    # a root's own relation, sqrt(b)**2 = b, once multiplied out
+    (sp.sqrt(2) * x + 1) * (sp.sqrt(2) * x - 1) - 2 * x ** 2 + 1,
+    x / sp.sqrt(x + 1) + 1 / sp.sqrt(x + 1) - sp.sqrt(x + 1),
+    (1 + sp.sqrt(y * (1 - y))) ** 2 - 1 - 2 * sp.sqrt(y - y ** 2) - y + y ** 2,  # one base, two forms
 ])
 def test_identities_are_zero(e):
     assert identically_zero(e) is True
@@ -42,8 +46,8 @@ def test_identities_are_zero(e):
     # true, but not as a rational function of independent atoms: left to expand
     sp.exp(a + b) - sp.exp(a) * sp.exp(b),
     sp.log(x * y) - sp.log(x) - sp.log(y),
-    (sp.sqrt(2) * x + 1) * (sp.sqrt(2) * x - 1) - 2 * x ** 2 + 1,  # sqrt(2) stands as a variable
-    x / sp.sqrt(x + 1) + 1 / sp.sqrt(x + 1) - sp.sqrt(x + 1),  # sqrt(x + 1)**2 = x + 1 unused
+    (sp.sqrt(2) * x + 1) * (sp.sqrt(2) * x - 1) - 2 * x ** 2,  # the +1 missing
+    x / sp.sqrt(x + 1) + 1 / sp.sqrt(x + 1) - 2 * sp.sqrt(x + 1),
 ])
 def test_non_identities_are_not(e):
     assert identically_zero(e) is False

@@ -7,9 +7,9 @@ Piecewise, x**a, ...) stands as an independent variable, and the expression is
 multiplied out over a common denominator.  Treating the atoms as independent is sound:
 a rational function that is zero for independent values of its atoms is zero for any
 values they take, wherever the expression is defined (the evaluation at a point where no
-denominator vanishes is a ring homomorphism).  It is incomplete in the same way as
-cancel: sqrt(2)**2 - 2 is decided only because sympy itself evaluates the power, and
-exp(a + b) - exp(a)*exp(b) is not decided at all (expand does that).
+denominator vanishes is a ring homomorphism).  It is incomplete: exp(a + b) -
+exp(a)*exp(b) is not decided (expand does that), nor anything that needs a sign
+(sqrt(x**2) is x only for x >= 0).
 
 Why not sympy: ``cancel`` multiplies the expression out in sympy's core (``expand``)
 before it reaches its polynomial rings, and that costs seconds on the paper's larger
@@ -18,7 +18,12 @@ identities (g = 3, 4 written out) where flint takes milliseconds.
 A power whose exponent has a rational coefficient p/q stands as (b**(t/q))**p, with
 b**(t/q) one variable (exp(-x) is exp(x)**-1): the principal branch satisfies
 b**(p t/q) = exp(p t/q log b) = (b**(t/q))**p for every b != 0, which is all the
-identity needs (at b = 0 with p < 0 the expression is undefined).
+identity needs (at b = 0 with p < 0 the expression is undefined).  The powers of one
+base share one variable, b**(1/L) with L the lcm of their denominators, and the base is
+written in one form (multiplied out) so that sqrt(r*(1 - r)) and sqrt(r - r**2) are one
+variable.  A root's own relation, (b**(1/L))**L = b, true of the principal root of every
+b, is used once the numerator is multiplied out (``_Field.reduced``): a variable b is
+itself (b**(1/L))**L, and any other b replaces each L-th power of its root.
 Floats are refused: a float is not a rational number, and a proof must not round.
 """
 
@@ -48,10 +53,11 @@ def identically_zero(expr) -> bool | None:
     module docstring), False if it is not, None if it could not be decided here (a
     float, a division by an expression that is identically zero, or too large)."""
     try:
-        num, _den = _Field(expr).value(sp.sympify(expr))
+        field = _Field(expr)
+        num, _den = field.value(sp.sympify(expr))
+        return field.reduced(num).is_zero()
     except (Refused, ZeroDivisionError):
         return None
-    return num.is_zero()
 
 
 class _Field:
@@ -62,6 +68,7 @@ class _Field:
         self._flint = flint
         self._index: dict = {}   # what each generator stands for -> its index
         self._roots: dict = {}   # base b of rational powers -> L: b**(1/L) is its generator
+        self._canon: dict = {}
         self._collect(sp.sympify(expr))
         n = max(1, len(self._index))
         self.ctx = flint.fmpq_mpoly_ctx.get(("t", n), "lex")
@@ -85,11 +92,19 @@ class _Field:
             # an atom that may be infinite is not an independent number: oo - oo is not 0
             raise Refused("not a number")
         if isinstance(node, sp.Pow) and node.exp.is_Rational:
-            return "root", node.base, node.exp
+            return "root", self._canonical(node.base), node.exp
         if isinstance(node, (sp.Pow, sp.exp)):
             base, k = decompose_power(node)
             return base, int(k)
         return node, 1
+
+    def _canonical(self, base):
+        """One form for equal bases of roots written differently, sqrt(r*(1 - r)) and
+        sqrt(r - r**2): multiplied out (only products and integer powers: the same value)."""
+        got = self._canon.get(base)
+        if got is None:
+            got = self._canon[base] = sp.expand(base, power_base=False, power_exp=False, log=False)
+        return got
 
     def _collect(self, node):
         """Index the generators: one per variable, and one per base of rational powers,
@@ -131,6 +146,46 @@ class _Field:
             k *= self._roots[base]
             return self._power((self._gens[self._index[("root", base)]], self._one), k)
         return self._power((self._gens[self._index[base]], self._one), k)
+
+    # --- the roots' own relations --------------------------------------------------------
+    def reduced(self, num):
+        """num with every power g**k (k >= L) of a root's generator g = b**(1/L) replaced by
+        g**(k mod L) b**(k div L), over a common denominator: num times a power of b's
+        denominator, which is not zero.  So (sqrt(b)**2 - b) reduces to 0.  Only ever sound:
+        g**L = b holds for the principal root of any b, so a num that reduces to 0 is zero
+        at the actual values (a num that does not may still be: then this says "not zero")."""
+        relations = []
+        for b, L in self._roots.items():
+            if self._atom_of(b) is not None and not isinstance(b, sp.Pow):
+                continue  # a variable base is already (b**(1/L))**L itself (_atom_value)
+            bn, bd = self.value(b)
+            relations.append((self._index[("root", b)], L, bn, bd))
+        # a nested root's base holds inner roots: substitute until no power is left to reduce
+        for _ in range(len(relations) + 1):
+            changed = False
+            for i, L, bn, bd in relations:
+                num, did = self._substitute(num, i, L, bn, bd)
+                changed = changed or did
+            if not changed:
+                return num
+        return num
+
+    def _substitute(self, num, i, L, bn, bd):
+        terms = num.to_dict()
+        top = max((e[i] // L for e in terms), default=0)
+        if top == 0:
+            return num, False
+        groups: dict = {}
+        for e, c in terms.items():
+            q, r = divmod(e[i], L)
+            groups.setdefault(q, {})[e[:i] + (r,) + e[i + 1:]] = c
+        out = None
+        for q, part in groups.items():
+            factor = self._power((bn, self._one), q)[0] * self._power((bd, self._one), top - q)[0]
+            _bound(len(part), len(factor))
+            term = self.ctx.from_dict(part) * factor
+            out = term if out is None else out + term
+        return out, True
 
     # --- arithmetic on (numerator, denominator) pairs ----------------------------------
     def value(self, node):
