@@ -467,6 +467,34 @@ def test_latex_failure_is_its_own_exit_code_only_when_claims_hold(tmp_path, caps
     assert "report.pdf could not be rendered" in capsys.readouterr().err
 
 
+def test_pdfs_are_typeset_while_the_html_renders(tmp_path, monkeypatch):
+    """report.pdf and findings.pdf compile in pdflatex processes (waited on by threads)
+    while report.html renders in the main thread; both sets of files are published."""
+    need("pdflatex")
+    import threading
+
+    from verify_claims.report import html
+
+    seen = []
+    real = html.write_html
+
+    def write_html(*a, **kw):
+        seen.append(sorted(t.name for t in threading.enumerate() if t.name.startswith("pdflatex")))
+        return real(*a, **kw)
+
+    monkeypatch.setattr(html, "write_html", write_html)
+    d = tmp_path / "derivs"
+    d.mkdir()
+    (d / "m.py").write_text(HEAD + "CLAIMS = [Identity(id='sq', title='t', ref='1', lhs=(x + 1)**2, "
+                            "rhs=x**2 + 2*x + 1, domain=D)]\n", encoding="utf-8")
+    rdir = tmp_path / "r"
+    assert main(["--derivations", str(d), "--report-dir", str(rdir), "--jobs", "1", "--no-cache"]) == ExitCode.OK
+    assert seen and len(seen[0]) == 2, seen  # both builds under way when the HTML started
+    names = {p.name for p in rdir.iterdir()}
+    assert {"report.html", "report.tex", "report.pdf", "findings.tex", "findings.pdf", "claims.json"} <= names
+    assert not any(t.name.startswith("pdflatex") for t in threading.enumerate())  # joined
+
+
 # ------------------------------------------------------------------ reproducible bytes
 def _without_timing(obj):
     if isinstance(obj, dict):

@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 from pathlib import Path
 
 __all__ = ["write_via", "write_text_atomic"]
 
 
+_UMASK_LOCK = threading.Lock()
+
+
 def _umask() -> int:
-    mask = os.umask(0o22)
-    os.umask(mask)
+    # reading the umask means setting it: under a lock, as report.pdf is written from a
+    # thread while report.html is written from the main one (cli._PdfBuilds)
+    with _UMASK_LOCK:
+        mask = os.umask(0o22)
+        os.umask(mask)
     return mask
 
 
