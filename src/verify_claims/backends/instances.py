@@ -15,7 +15,7 @@ import sympy as sp
 
 from ..model.domain import Domain
 
-__all__ = ["instances", "written_out", "summands", "MAX_INSTANCES", "MAX_TERMS"]
+__all__ = ["instances", "instance_values", "written_out", "summands", "MAX_INSTANCES", "MAX_TERMS"]
 
 MAX_INSTANCES = 128
 MAX_TERMS = 20000  # a longer sum is left as it is (the backends then decline it)
@@ -94,7 +94,10 @@ def instances(e, domain: Domain):
     return None if got is None else (got[0], list(got[1]))
 
 
-def _instances(e, domain: Domain):
+def instance_values(e, domain: Domain):
+    """(symbol, [(value, domain of the other symbols)]) for the finite parameter that sets
+    a summation bound of `e` (see ``instances``), nothing written out; None when there is
+    nothing to split."""
     if not e.has(sp.Sum, sp.Product):
         return None
     cands = sorted((s for s in _bound_symbols(e)
@@ -119,6 +122,13 @@ def _instances(e, domain: Domain):
                 where.append(r)
         if empty:
             continue  # no domain point has this value
-        ev = written_out(e.xreplace(sub))
-        out.append((sub[s], ev, Domain(dict(rest), tuple(where))))
+        out.append((sub[s], Domain(dict(rest), tuple(where))))
     return s, out
+
+
+def _instances(e, domain: Domain):
+    split = instance_values(e, domain)
+    if split is None:
+        return None
+    s, values = split
+    return s, [(v, written_out(e.xreplace({s: v})), dom) for v, dom in values]

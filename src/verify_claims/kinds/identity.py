@@ -6,7 +6,7 @@ lhs - rhs to exactly 0 under the domain's assumptions (``backends.symbolic.zero_
 
 from __future__ import annotations
 
-from ..backends.instances import instances
+from ..backends.instances import instance_values, instances
 from ..backends.numeric import Evaluator, check_equal, sample_points
 from ..backends.symbolic import (PROVED, ProofOutcome, assume, polynomial_identically_zero, short, zero_by,
                                  zero_by_then_ends)
@@ -35,6 +35,9 @@ class IdentityKind(Kind):
                             exactly_nonzero(claim.lhs - claim.rhs), settings)
 
     def prove(self, claim, ctx):
+        exact = _instances_exactly(claim)
+        if exact is not None:
+            return exact
         split = instances(claim.lhs - claim.rhs, claim.domain)
         if split is not None:
             return _prove_instances(claim, split, ctx)
@@ -45,6 +48,31 @@ class IdentityKind(Kind):
         if how:
             return ProofOutcome(PROVED, f"sympy ({how})", {"residual": "0", "strategy": how})
         return ProofOutcome(None, "sympy", {"residual": short(residual)})
+
+
+def _instances_exactly(claim):
+    """An identity over a finite parameter that sets a summation bound, proved value by
+    value in exact polynomial arithmetic, its sums added up there without being written
+    out as sympy expressions; None if some value is not decided that way (then
+    _prove_instances writes them out and tries the strategies of zero_by too)."""
+    e = claim.lhs - claim.rhs
+    split = instance_values(e, claim.domain)
+    if split is None or not split[1]:
+        return None
+    s, values = split
+    used = {}
+    for v, _dom in values:
+        how = polynomial_identically_zero(e.xreplace({s: v}))
+        if not how:
+            return None
+        used.setdefault(how, []).append(v)
+    return _proved_by_value(s, [v for v, _ in values], used)
+
+
+def _proved_by_value(s, values, used):
+    how = "; ".join(f"{h} for {len(vs)} value(s)" for h, vs in used.items())
+    return ProofOutcome(PROVED, f"sympy, value by value over {s} ({how})",
+                        {"residual": "0", "strategy": f"{s} = {values[0]}, ..., {values[-1]}: {how}"})
 
 
 def _prove_instances(claim, split, ctx):
@@ -63,9 +91,7 @@ def _prove_instances(claim, split, ctx):
             if not how:
                 return ProofOutcome(None, "sympy", {"residual": f"at {s} = {v}: {short(residual)}"})
         used.setdefault(how, []).append(v)
-    how = "; ".join(f"{h} for {len(vs)} value(s)" for h, vs in used.items())
-    return ProofOutcome(PROVED, f"sympy, value by value over {s} ({how})",
-                        {"residual": "0", "strategy": f"{s} = {cases[0][0]}, ..., {cases[-1][0]}: {how}"})
+    return _proved_by_value(s, [v for v, _, _ in cases], used)
 
 
 KIND = IdentityKind()
