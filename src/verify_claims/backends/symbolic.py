@@ -35,7 +35,7 @@ import sympy as sp
 from ..model.domain import Domain
 from . import smt
 from .functions import nonsmooth
-from .rational import identically_zero
+from .rational import identically_zero, polynomial_identically_zero  # noqa: F401 - re-exported
 from .timebox import TimeUp, time_limit
 
 __all__ = ["ProofOutcome", "Facts", "NO_FACTS", "zero_by", "prove_sign", "split_logs", "assume", "weakest",
@@ -835,7 +835,6 @@ def _strategies():
 
 
 _MAX_OPS = 3000
-_MAX_TERMS_WRITTEN = 20000  # as instances.MAX_TERMS: a longer sum is not added up
 
 
 STRATEGY_SECONDS = 4.0
@@ -1491,168 +1490,3 @@ class SymbolicBackend:
 
 
 SYMBOLIC = SymbolicBackend()
-
-
-def polynomial_identically_zero(e) -> str:
-    """"exact polynomial arithmetic" when e is identically 0 as a polynomial in its one
-    variable whose constants are rationals and square roots of rationals, else "".
-
-    e is multiplied out once, exactly, as a sum of sqrt(f) times a polynomial with rational
-    coefficients (python-flint fmpq_poly), f running over distinct squarefree integers.
-    Square roots of distinct squarefree integers are linearly independent over the
-    rationals, hence over Q(x): e is the zero polynomial exactly when every one of those
-    polynomials is.  Used value by value for the sums of a finite parameter, where sympy's
-    expand of a degree-63 polynomial costs seconds.  A sum or product with integer bounds
-    is added up term by term here, its index bound to each value (binomials and factorials
-    of integers as sympy defines them, an empty range when hi < lo, as
-    ``instances.written_out``): writing the 63 instances out as sympy expressions first
-    cost more than deciding them."""
-    e = sp.sympify(e)
-    free = e.free_symbols
-    if not free:
-        if not e.has(sp.Sum, sp.Product):
-            return "exact value" if e == 0 else ""
-        x = sp.Dummy("x")
-    elif len(free) != 1:
-        return ""
-    else:
-        (x,) = free
-    try:
-        if any(not p.is_zero() for p in _radical_polynomial(e, x).values()):
-            return ""
-    except Exception:  # noqa: BLE001 - not a polynomial in this form: no verdict
-        return ""
-    return "exact value" if not free else "exact polynomial arithmetic"
-
-
-def _squarefree(m: int) -> tuple:
-    """m = s^2 f with f squarefree: (s, f)."""
-    s, f = 1, 1
-    for p, k in sp.factorint(m).items():
-        s *= p ** (k // 2)
-        f *= p ** (k % 2)
-    return s, f
-
-
-def _radical_polynomial(e, x) -> dict:
-    """e exactly, as {squarefree f: fmpq_poly in x, the coefficient of sqrt(f)}; raises
-    ValueError on anything else (a negative power of x, a function of x, a float)."""
-    import flint
-    from math import factorial, gcd
-
-    from .evaluate import integer_binomial
-    memo: dict = {}
-    one = flint.fmpq_poly([1])
-
-    def mul(a, b):
-        out: dict = {}
-        for m, p in a.items():
-            for n, q in b.items():
-                g = gcd(m, n)
-                f = (m // g) * (n // g)
-                term = p * q * g
-                out[f] = out[f] + term if f in out else term
-        return out
-
-    def power(base, k):
-        out = {1: one}
-        while k:
-            if k & 1:
-                out = mul(out, base)
-            k >>= 1
-            if k:
-                base = mul(base, base)
-        return out
-
-    def const(v):
-        return {1: flint.fmpq_poly([flint.fmpq(int(v.p), int(v.q))])} if isinstance(v, sp.Rational) else \
-            {1: flint.fmpq_poly([v])}
-
-    def rational(node, env):
-        """A rational-valued node (a bound, an exponent, a binomial's argument) under env."""
-        got = walk(node, env)
-        if set(got) - {1} or (1 in got and got[1].degree() > 0):
-            raise ValueError(f"{node} is not a number here")
-        return got[1][0] if 1 in got else flint.fmpq(0)
-
-    def integer(node, env) -> int:
-        c = rational(node, env)
-        if c.q != 1:
-            raise ValueError(f"{node} is not an integer here")
-        return int(c.p)
-
-    def root(r, p):
-        """sqrt(r)**p for a rational r > 0 and an integer p, as radicals."""
-        if p < 0:
-            r, p = 1 / r, -p
-        s_, f = _squarefree(int(r.p) * int(r.q))  # sqrt(p/q) = sqrt(p q)/q
-        return power({f: flint.fmpq_poly([flint.fmpq(s_, int(r.q))])}, p)
-
-    def walk(node, env):
-        # memoised outside sums only: inside one, a node's value depends on the index
-        got = memo.get(node) if not env else None
-        if got is not None:
-            return got
-        if node == x:
-            out = {1: flint.fmpq_poly([0, 1])}
-        elif node.is_Rational:
-            out = const(node)
-        elif node in env:
-            out = {1: flint.fmpq_poly([env[node]])}
-        elif isinstance(node, sp.Add):
-            out = {}
-            for a in node.args:
-                for f, c in walk(a, env).items():
-                    out[f] = out[f] + c if f in out else c
-        elif isinstance(node, sp.Mul):
-            out = {1: one}
-            for a in node.args:
-                out = mul(out, walk(a, env))
-        elif isinstance(node, sp.Pow):
-            q = rational(node.exp, env)
-            if q.q == 2:
-                # a half-integer power of a positive rational number (sqrt(k + 1) at k = 3)
-                r = rational(node.base, env)
-                if r < 0 or (r == 0 and q < 0):
-                    raise ValueError(f"{node} is not a real number")
-                memo_out = {} if r == 0 else root(r, int(q.p))
-                if not env:
-                    memo[node] = memo_out
-                return memo_out
-            if q.q != 1:
-                raise ValueError(f"{node} is not a radical expression")
-            k = int(q.p)
-            base = walk(node.base, env)
-            if k < 0:
-                # only a nonzero rational number has a reciprocal here
-                if set(base) != {1} or base[1].degree() != 0 or base[1][0] == 0:
-                    raise ValueError(f"{node} is not a polynomial")
-                base, k = {1: flint.fmpq_poly([1 / base[1][0]])}, -k
-            out = power(base, k)
-        elif isinstance(node, sp.binomial):
-            out = {1: flint.fmpq_poly([integer_binomial(integer(node.args[0], env), integer(node.args[1], env))])}
-        elif isinstance(node, sp.factorial):
-            n = integer(node.args[0], env)
-            if n < 0:
-                raise ValueError(f"{node} is not defined")
-            out = {1: flint.fmpq_poly([factorial(n)])}
-        elif isinstance(node, (sp.Sum, sp.Product)) and len(node.limits) == 1:
-            var, lo, hi = node.limits[0]
-            lo, hi = integer(lo, env), integer(hi, env)
-            if hi - lo + 1 > _MAX_TERMS_WRITTEN:
-                raise ValueError("too many terms")
-            out = {} if isinstance(node, sp.Sum) else {1: one}
-            for i in range(lo, hi + 1):  # empty when hi < lo, as instances.written_out
-                term = walk(node.function, {**env, var: i})
-                if isinstance(node, sp.Sum):
-                    for f, c in term.items():
-                        out[f] = out[f] + c if f in out else c
-                else:
-                    out = mul(out, term)
-        else:
-            raise ValueError(f"{type(node).__name__} is not a radical expression")
-        if not env:
-            memo[node] = out
-        return out
-
-    return {f: c for f, c in walk(e, {}).items() if not c.is_zero()}
