@@ -8,7 +8,7 @@ import sympy as sp
 
 from verify_claims.backends import rational
 from verify_claims.backends import symbolic as S
-from verify_claims.backends.rational import identically_zero
+from verify_claims.backends.rational import identically_zero, polynomial_identically_zero
 from verify_claims.engine.context import Trace
 
 x, y, a, b = sp.symbols("x y a b")
@@ -62,6 +62,39 @@ def test_non_identities_are_not(e):
 ])
 def test_floats_infinities_and_zero_denominators_are_not_decided(e):
     assert identically_zero(e) is None
+
+
+def test_holes_found_in_review_are_closed():
+    """Each of these was declared zero (or "exact") by a first version, and is not zero."""
+    A, B = sp.symbols("A B", commutative=False)
+    assert identically_zero(A * B - B * A) is None                 # matrices do not commute
+    s = sp.sin(sp.oo)                                               # AccumBounds(-1, 1), not a number
+    assert identically_zero(s * x * (y + 1) - s * x * y - s * x) is None
+    # 0/0 once sqrt(x*(x + 1))*sqrt(x**2 + x) = x**2 + x is used: defined nowhere, not "0"
+    d = sp.sqrt(x * (x + 1)) * sp.sqrt(x**2 + x) - x**2 - x
+    assert identically_zero(sp.Mul(2 * d, sp.Pow(d, -1), evaluate=False) - 2) is None
+    # a summation index with the variable's name: Sum(x, (x, 1, 3)) is 6, not 3*x
+    assert polynomial_identically_zero(sp.Sum(x, (x, 1, 3)) - 3 * x) == ""
+    assert polynomial_identically_zero(sp.Product(x, (x, 1, 3)) - x**3) == ""
+    assert polynomial_identically_zero(sp.Sum(x, (x, 1, 3)) - 6) == "exact value"
+
+
+def test_sizes_are_bounded_before_flint_multiplies():
+    """flint's C code cannot be interrupted by a CPU limit: what would take seconds or
+    gigabytes is refused up front (each of these took seconds or aborted the process)."""
+    k = sp.Symbol("k", integer=True)
+    big = sp.Pow(x + 10**100, 2000)                                # 2000 terms of 200 000 bits
+    assert identically_zero(sp.Add(big, -big, evaluate=False)) is None
+    a, c = sp.symbols("a1:5"), sp.symbols("c1:5")
+    b1 = (sum(a) + 1) / (sum(c) + 1)
+    b2 = sp.expand(b1)
+    assert identically_zero(b1 ** sp.Rational(79, 2) * sp.sqrt(b2) + b1 ** sp.Rational(39, 2) * sp.sqrt(b2)) is None
+    assert polynomial_identically_zero(sp.Add(sp.Pow(x, 10**7), -sp.Pow(x, 10**7), evaluate=False)) == ""
+    assert polynomial_identically_zero(sp.Sum(sp.factorial(k * 10**6), (k, 1, 1)) - 1) == ""
+    deep = x
+    for _ in range(600):
+        deep = x * (1 + deep)
+    assert identically_zero(sp.Add(deep, 1, evaluate=False)) in (None, False)  # no RecursionError escapes
 
 
 def test_a_product_too_large_to_multiply_out_is_not_decided(monkeypatch):

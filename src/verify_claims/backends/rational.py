@@ -47,7 +47,9 @@ MAX_TERMS = 200_000
 MAX_GENERATORS = 200
 MAX_EXPONENT = 10_000
 MAX_TERMS_ADDED = 20000  # as instances.MAX_TERMS: a longer sum is not added up
-_NOT_NUMBERS = (sp.oo, -sp.oo, sp.zoo, sp.nan)
+MAX_BITS = 10 ** 8  # bits of all the coefficients of a power (about 12 MB) before it is taken
+MAX_INTEGER_ARGUMENT = 20_000  # of a factorial or binomial: math's C code cannot be interrupted
+_NOT_NUMBERS = (sp.oo, -sp.oo, sp.zoo, sp.nan, sp.AccumBounds)
 
 
 class Refused(ValueError):
@@ -60,9 +62,11 @@ def identically_zero(expr) -> bool | None:
     float, a division by an expression that is identically zero, or too large)."""
     try:
         field = _Field(expr)
-        num, _den = field.value(sp.sympify(expr))
+        num, den = field.value(sp.sympify(expr))
+        if field.reduced(den).is_zero():
+            return None  # 0/0 once the roots' relations are used: defined nowhere
         return field.reduced(num).is_zero()
-    except (Refused, ZeroDivisionError):
+    except Exception:  # noqa: BLE001 - too large, too deep, a division by 0: not decided here
         return None
 
 
@@ -88,6 +92,8 @@ class _Field:
         ("root", b, p/q) for b**(p/q), or (base, k) for base**k with base a variable
         (exp(-2*x) is exp(x)**-2 and x**(-a) is (x**a)**-1, as in sympy's own polynomial
         rings, ``decompose_power``, so that they cancel)."""
+        if node.is_commutative is False:
+            raise Refused("not commutative: A*B - B*A is not 0")
         if isinstance(node, (sp.Add, sp.Mul)) or node.is_Rational:
             return None
         if isinstance(node, sp.Pow) and node.exp.is_Integer:
@@ -95,7 +101,8 @@ class _Field:
         if node.is_Float:
             raise Refused("a float is not exact")
         if not isinstance(node, sp.Expr) or node.has(*_NOT_NUMBERS):
-            # an atom that may be infinite is not an independent number: oo - oo is not 0
+            # an atom that may be infinite (or an interval, AccumBounds(-1, 1) = sin(oo)) is
+            # not an independent number: oo - oo is not 0
             raise Refused("not a number")
         if isinstance(node, sp.Pow) and node.exp.is_Rational:
             return "root", self._canonical(node.base), node.exp
@@ -165,6 +172,8 @@ class _Field:
             if self._atom_of(b) is not None and not isinstance(b, sp.Pow):
                 continue  # a variable base is already (b**(1/L))**L itself (_atom_value)
             bn, bd = self.value(b)
+            if bn.is_zero():
+                raise Refused("a root of 0")  # its negative powers are undefined, not variables
             relations.append((self._index[("root", b)], L, bn, bd))
         # a nested root's base holds inner roots: substitute until no power is left to reduce
         for _ in range(len(relations) + 1):
@@ -187,10 +196,13 @@ class _Field:
             groups.setdefault(q, {})[e[:i] + (r,) + e[i + 1:]] = c
         out = None
         for q, part in groups.items():
-            factor = self._power((bn, self._one), q)[0] * self._power((bd, self._one), top - q)[0]
+            a, b = self._power((bn, self._one), q)[0], self._power((bd, self._one), top - q)[0]
+            _bound(len(a), len(b))
+            factor = a * b
             _bound(len(part), len(factor))
             term = self.ctx.from_dict(part) * factor
             out = term if out is None else out + term
+            _bound(len(out), 1)
         return out, True
 
     # --- arithmetic on (numerator, denominator) pairs ----------------------------------
@@ -249,9 +261,15 @@ class _Field:
             return self._one, self._one
         # n**k has at most comb(terms + k - 1, k) terms (the monomials of degree k in them)
         for p in (n, d):
-            if k > MAX_EXPONENT or (len(p) > 1 and comb(len(p) + k - 1, k) > MAX_TERMS):
+            terms = comb(len(p) + k - 1, k) if len(p) > 1 else 1
+            if k > MAX_EXPONENT or terms > MAX_TERMS or terms * k * (_bits(p) + len(p).bit_length()) > MAX_BITS:
                 raise Refused("power too large to multiply out")
         return n ** k, d ** k
+
+
+def _bits(p) -> int:
+    """The most bits of a coefficient of p (numerator and denominator)."""
+    return max((int(c.p).bit_length() + int(c.q).bit_length() for c in p.coeffs()), default=1)
 
 
 def _bound(p, q):
@@ -322,6 +340,11 @@ def radical_polynomial(e, x) -> dict:
         return out
 
     def power(base, k):
+        degree = max((c.degree() for c in base.values()), default=0)
+        bits = max((int(v.p).bit_length() + int(v.q).bit_length() for c in base.values() for v in c.coeffs()),
+                   default=1)
+        if k > MAX_EXPONENT or k * degree > MAX_EXPONENT or (k * degree + 1) * k * (bits + 8) > MAX_BITS:
+            raise ValueError("power too large to multiply out")
         out = {1: one}
         while k:
             if k & 1:
@@ -352,6 +375,8 @@ def radical_polynomial(e, x) -> dict:
         """sqrt(r)**p for a rational r > 0 and an integer p, as radicals."""
         if p < 0:
             r, p = 1 / r, -p
+        if (int(r.p) * int(r.q)).bit_length() > 64:
+            raise ValueError("a root of a number too large to factor")
         s_, f = _squarefree(int(r.p) * int(r.q))  # sqrt(p/q) = sqrt(p q)/q
         return power({f: flint.fmpq_poly([flint.fmpq(s_, int(r.q))])}, p)
 
@@ -360,12 +385,12 @@ def radical_polynomial(e, x) -> dict:
         got = memo.get(node) if not env else None
         if got is not None:
             return got
-        if node == x:
+        if node in env:  # first: an index may have the variable's name, Sum(x, (x, 1, 3))
+            out = {1: flint.fmpq_poly([env[node]])}
+        elif node == x:
             out = {1: flint.fmpq_poly([0, 1])}
         elif node.is_Rational:
             out = const(node)
-        elif node in env:
-            out = {1: flint.fmpq_poly([env[node]])}
         elif isinstance(node, sp.Add):
             out = {}
             for a in node.args:
@@ -397,11 +422,14 @@ def radical_polynomial(e, x) -> dict:
                 base, k = {1: flint.fmpq_poly([1 / base[1][0]])}, -k
             out = power(base, k)
         elif isinstance(node, sp.binomial):
-            out = {1: flint.fmpq_poly([integer_binomial(integer(node.args[0], env), integer(node.args[1], env))])}
+            n, k = integer(node.args[0], env), integer(node.args[1], env)
+            if max(abs(n), abs(k)) > MAX_INTEGER_ARGUMENT:
+                raise ValueError(f"{node}: too large")
+            out = {1: flint.fmpq_poly([integer_binomial(n, k)])}
         elif isinstance(node, sp.factorial):
             n = integer(node.args[0], env)
-            if n < 0:
-                raise ValueError(f"{node} is not defined")
+            if n < 0 or n > MAX_INTEGER_ARGUMENT:
+                raise ValueError(f"{node} is not defined or too large")
             out = {1: flint.fmpq_poly([factorial(n)])}
         elif isinstance(node, (sp.Sum, sp.Product)) and len(node.limits) == 1:
             var, lo, hi = node.limits[0]
