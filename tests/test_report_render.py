@@ -134,6 +134,26 @@ def test_same_inputs_same_bytes_apart_from_timing(reports):
         assert (r1 / fig).read_bytes() == (r2 / fig).read_bytes(), fig
 
 
+def test_latex_does_not_show_where_a_verdict_came_from(reports, tmp_path):
+    """report.tex and findings.tex are kept in the store without the claims' origins
+    (artifacts.without_origins), so that the first warm run after a search, whose claims
+    say "from the store", does not render them again: that is sound only while the TeX does
+    not show an origin.  Checked here on a real report: other origins, the same TeX."""
+    import json
+
+    from verify_claims.report.tex import render_latex
+
+    _, runs = reports
+    report = json.loads((runs[0][0] / "claims.json").read_text(encoding="utf-8"))
+    assert {c.get("origin") for c in report["claims"]} - {None}, "no origins: the test would be vacuous"
+    other = json.loads(json.dumps(report))
+    for c in other["claims"]:
+        c["origin"] = "replayed" if c.get("origin") == "store" else "store"
+    other["run"]["store"] = {"origins": {"store": 99}, "replay_failures": [["x", "y"]]}
+    for kw in ({}, {"findings_only": True}):
+        assert render_latex(other, **kw) == render_latex(report, **kw)
+
+
 def test_hostile_text_is_escaped_in_html_and_latex(reports):
     _, runs = reports
     rdir = runs[0][0]
