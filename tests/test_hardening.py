@@ -495,6 +495,39 @@ def test_pdfs_are_typeset_while_the_html_renders(tmp_path, monkeypatch):
     assert not any(t.name.startswith("pdflatex") for t in threading.enumerate())  # joined
 
 
+def test_a_pdf_build_that_cannot_start_pdflatex_is_a_report_failure_and_an_interrupt_wins(
+        tmp_path, monkeypatch, capsys):
+    """pdflatex is started from a thread: an error starting it (a Ctrl-C reaching the
+    child in its preexec_fn is reported so, as SubprocessError) is that PDF's failure, not
+    an internal error; and while report.html renders, an interrupt is not replaced by it
+    (found by the kill test sigint-pdflatex, about one run in four)."""
+    need("pdflatex")
+    import subprocess as sp_
+
+    from verify_claims.report import html, tex
+
+    def no_start(*a, **kw):
+        raise sp_.SubprocessError("Exception occurred in preexec_fn.")
+
+    monkeypatch.setattr(tex, "build_pdf", no_start)
+    d = tmp_path / "derivs"
+    d.mkdir()
+    (d / "m.py").write_text(HEAD + "CLAIMS = [Identity(id='sq', title='t', ref='1', lhs=(x + 1)**2, "
+                            "rhs=x**2 + 2*x + 1, domain=D)]\n", encoding="utf-8")
+    args = ["--derivations", str(d), "--jobs", "1", "--no-cache"]
+    assert main(args + ["--report-dir", str(tmp_path / "r")]) == ExitCode.REPORT
+    err = capsys.readouterr().err
+    assert "report.pdf could not be rendered: SubprocessError" in err and "internal error" not in err
+
+    def interrupted(*a, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(html, "write_html", interrupted)
+    assert main(args + ["--report-dir", str(tmp_path / "r2")]) == ExitCode.INTERRUPTED
+    assert "internal error" not in capsys.readouterr().err
+    assert not (tmp_path / "r2" / "report.pdf").exists()
+
+
 # ------------------------------------------------------------------ reproducible bytes
 def _without_timing(obj):
     if isinstance(obj, dict):

@@ -670,10 +670,14 @@ def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:
                 notes["report.html"] = f" (open {url} in a browser; works offline)"
             except Exception as exc:  # noqa: BLE001 - reported, the verdict stands
                 failed.append(("report.html", _render_failure(exc)))
-    finally:
-        # also on an interrupt: pdflatex works inside the staging directory, which the
-        # caller removes, so its builds end (or fail) before this returns
-        latex += pdfs.finish(staging, notes) if pdfs is not None else []
+    except BaseException:
+        # an interrupt: pdflatex works inside the staging directory, which the caller
+        # removes, so its builds end (or fail, quietly) before the interrupt goes on
+        if pdfs is not None:
+            pdfs.abandon()
+        raise
+    if pdfs is not None:
+        latex += pdfs.finish(staging, notes)
     failed += latex
     for name, why in failed:
         print(f"verify-claims: error: {name} could not be rendered: {why}", file=sys.stderr)
@@ -731,9 +735,18 @@ class _PdfBuilds:
                         (staging / f"{name}.log").write_text(exc.log, encoding="utf-8")
                         notes[f"{name}.log"] = f" (the LaTeX log of the failed {name}.pdf)"
                     failed.append((f"{name}.pdf", str(exc)))
+                except Exception as exc:  # noqa: BLE001 - pdflatex could not be started: that PDF failed
+                    # (a Ctrl-C reaching the starting child is one way: the interrupt itself
+                    # is raised in this thread next, and wins)
+                    failed.append((f"{name}.pdf", f"{type(exc).__name__}: {exc}"))
         finally:
             self.pool.shutdown(wait=True)
         return failed
+
+    def abandon(self) -> None:
+        """Wait for the builds and drop what they did (an interrupt is on its way out)."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
 
 
 def _render_failure(exc) -> str:
