@@ -79,6 +79,8 @@ class _Field:
         self._index: dict = {}   # what each generator stands for -> its index
         self._roots: dict = {}   # base b of rational powers -> L: b**(1/L) is its generator
         self._canon: dict = {}
+        self._atoms: dict = {}   # node -> _atom_of(node): it walks an atom's subtree once
+        self._relations = None   # the roots' relations, made once for num and den (reduced)
         self._collect(sp.sympify(expr))
         n = max(1, len(self._index))
         self.ctx = flint.fmpq_mpoly_ctx.get(("t", n), "lex")
@@ -88,6 +90,13 @@ class _Field:
 
     # --- the atoms -------------------------------------------------------------------
     def _atom_of(self, node):
+        try:
+            return self._atoms[node]
+        except KeyError:
+            got = self._atoms[node] = self._classify(node)
+            return got
+
+    def _classify(self, node):
         """How a node that is not arithmetic stands, or None if it is arithmetic:
         ("root", b, p/q) for b**(p/q), or (base, k) for base**k with base a variable
         (exp(-2*x) is exp(x)**-2 and x**(-a) is (x**a)**-1, as in sympy's own polynomial
@@ -167,14 +176,7 @@ class _Field:
         denominator, which is not zero.  So (sqrt(b)**2 - b) reduces to 0.  Only ever sound:
         g**L = b holds for the principal root of any b, so a num that reduces to 0 is zero
         at the actual values (a num that does not may still be: then this says "not zero")."""
-        relations = []
-        for b, L in self._roots.items():
-            if self._atom_of(b) is not None and not isinstance(b, sp.Pow):
-                continue  # a variable base is already (b**(1/L))**L itself (_atom_value)
-            bn, bd = self.value(b)
-            if bn.is_zero():
-                raise Refused("a root of 0")  # its negative powers are undefined, not variables
-            relations.append((self._index[("root", b)], L, bn, bd))
+        relations = self._root_relations()
         # a nested root's base holds inner roots: substitute until no power is left to reduce
         for _ in range(len(relations) + 1):
             changed = False
@@ -184,6 +186,18 @@ class _Field:
             if not changed:
                 return num
         return num
+
+    def _root_relations(self) -> list:
+        if self._relations is None:
+            self._relations = []
+            for b, L in self._roots.items():
+                if self._atom_of(b) is not None and not isinstance(b, sp.Pow):
+                    continue  # a variable base is already (b**(1/L))**L itself (_atom_value)
+                bn, bd = self.value(b)
+                if bn.is_zero():
+                    raise Refused("a root of 0")  # its negative powers are undefined, not variables
+                self._relations.append((self._index[("root", b)], L, bn, bd))
+        return self._relations
 
     def _substitute(self, num, i, L, bn, bd):
         terms = num.to_dict()

@@ -792,8 +792,9 @@ def exp_log_form(expr, facts: Facts = NO_FACTS):
     return walk(sp.sympify(expr))
 
 
-# the exp/log normal form followed by a rational simplification (tried after the others;
-# new names go at the end: committed certificates name the strategy that won)
+# the exp/log normal form followed by a rational simplification (tried after the others).
+# Committed certificates name the strategy that won, so a name is never changed or removed;
+# the order is only the order of trying
 _EXP_LOG_NAMES = ("exp-log+rational", "exp-log+expand", "exp-log+together", "exp-log+cancel")
 _STRATEGY_NAMES = ("exact", "rational", "expand", "cancel", "together", "simplify",
                    "radsimp+simplify") + _EXP_LOG_NAMES
@@ -825,7 +826,7 @@ def _strategies():
     # cheapest first; simplify is the slow last resort
     return [
         ("exact", lambda e: e),
-        ("rational", _rationally_zero),
+        ("rational", _rationally_zero),  # _zero_by_classic runs it once per form (its `rational`)
         ("expand", lambda e: sp.expand(e)),
         ("cancel", lambda e: sp.cancel(e)),
         ("together", lambda e: sp.expand(sp.together(sp.expand(e)))),
