@@ -154,6 +154,56 @@ def test_latex_does_not_show_where_a_verdict_came_from(reports, tmp_path):
         assert render_latex(other, **kw) == render_latex(report, **kw)
 
 
+def test_html_from_the_store_shows_this_runs_origins(reports, tmp_path):
+    """report.html is kept in the store with each claim's origin as tokens
+    (artifacts.stable_report), so the first warm run after a search, whose claims now say
+    "from the store", takes the page from the store: what it writes must be exactly the
+    page rendered afresh with those origins (labels, tooltips, the header's count), and
+    taken from the store, not rendered again."""
+    import json
+
+    from verify_claims.report.html import write_html
+    from verify_claims.run.store import Store
+
+    _, runs = reports
+    searched = json.loads((runs[0][0] / "claims.json").read_text(encoding="utf-8"))
+    origins = ["searched", "replayed", "judged", "store", "an-unknown-origin"]
+    for i, c in enumerate(searched["claims"]):
+        c["origin"] = origins[i % len(origins)]
+    warm = json.loads(json.dumps(searched))
+    for c in warm["claims"]:
+        c["origin"] = "store"
+    warm["run"]["store"] = {"origins": {"store": len(warm["claims"])}, "snapshot": True}
+    store = Store(tmp_path / "cache")
+    write_html(searched, tmp_path / "first", cache=store)
+    kept = sorted((tmp_path / "cache").rglob("*.json"))
+    assert kept, "nothing kept in the store: the test would be vacuous"
+    write_html(warm, tmp_path / "warm", cache=store)
+    assert sorted((tmp_path / "cache").rglob("*.json")) == kept, \
+        "the warm run's page was rendered again, not taken from the store"
+    write_html(warm, tmp_path / "fresh", cache=None)
+    page = (tmp_path / "warm" / "report.html").read_text(encoding="utf-8")
+    assert page == (tmp_path / "fresh" / "report.html").read_text(encoding="utf-8")
+    assert "VCRUN" not in page
+    n = len(warm["claims"])
+    assert page.count('title="from the proof store (unchanged since they were established)">from the store<') == n
+    assert f"<td>verdicts</td><td>{n} from the proof store" in page
+    first = (tmp_path / "first" / "report.html").read_text(encoding="utf-8")
+    write_html(searched, tmp_path / "first-fresh", cache=None)
+    assert first == (tmp_path / "first-fresh" / "report.html").read_text(encoding="utf-8")
+    assert ">searched<" in first and ">an-unknown-origin<" in first and "VCRUN" not in first
+
+
+def test_a_token_like_text_in_a_claim_is_left_as_written(tmp_path):
+    """Only the report's own tokens are filled in: a title that looks like one stays."""
+    from verify_claims.report.artifacts import cached_text
+
+    text = cached_text(None, "x", {}, {"VCRUNORIGINLABEL1TOKEN": "<b>"},
+                       None, lambda: "VCRUNORIGINLABEL1TOKEN VCRUNORIGINLABEL12TOKEN VCRUNXTOKEN",
+                       lambda v: v.replace("<", "&lt;"))
+    assert text == "&lt;b> VCRUNORIGINLABEL12TOKEN VCRUNXTOKEN"
+
+
 def test_hostile_text_is_escaped_in_html_and_latex(reports):
     _, runs = reports
     rdir = runs[0][0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 __all__ = ["cached", "cached_text", "drawing_input", "renderer_fingerprint", "stable_report", "without_origins"]
@@ -52,22 +53,44 @@ def drawing_input(figure: dict) -> dict:
 
 
 # what differs between two runs of an unchanged directory: when this run started and how long
-# it took.  The rendered reports are kept with these as tokens and the values filled in after.
+# it took, and where each verdict came from (searched or replayed, then from the store).  The
+# rendered reports are kept with these as tokens and the values filled in after.
 _VOLATILE = ("started", "seconds")
+_TOKEN = re.compile(r"VCRUN[A-Z]+?[0-9]*TOKEN")  # letters and digits only: no escaping changes one
 
 
 def stable_report(report: dict) -> tuple:
-    """(the report with the run's start time and duration replaced by tokens, {token: value}):
-    what a rendered report is kept under, so that a warm run, whose report differs from the
-    last one only in those two values, gets its HTML and TeX from the store."""
-    run = dict(report.get("run") or {})
+    """(the report with its volatile values replaced by tokens, {token: value}): what a
+    rendered report is kept under, so that a warm run, whose report differs from the last
+    one only in those values, gets its HTML and TeX from the store.  Volatile: the run's
+    start time and duration, each claim's origin (as the fields report.html shows:
+    view.origin_fields), the header's count of origins, and run["store"], which no report
+    shows."""
+    from .view import origin_fields, origins_text
+
+    run = {k: v for k, v in (report.get("run") or {}).items() if k != "store"}
     tokens = {}
     for k in _VOLATILE:
         if k in run:
-            tok = f"VCRUNVOLATILE{k.upper()}TOKEN"  # letters only: no escaping changes it
+            tok = f"VCRUNVOLATILE{k.upper()}TOKEN"
             tokens[tok] = run[k]
             run[k] = tok
-    return {**report, "run": run}, tokens
+    claims = []
+    for i, claim in enumerate(report.get("claims") or []):
+        c = {k: v for k, v in claim.items() if k != "origin"}
+        if claim.get("origin"):  # whatever it is: a title "" is a token too
+            for field, value in origin_fields(claim["origin"]).items():
+                tok = f"VCRUN{field.replace('_', '').upper()}{i}TOKEN"  # VCRUNORIGINLABEL12TOKEN
+                tokens[tok] = value
+                c[field] = tok
+        claims.append(c)
+    if report.get("claims") is not None:
+        tokens["VCRUNORIGINSTEXTTOKEN"] = origins_text(report["claims"])
+        run["origins_text"] = "VCRUNORIGINSTEXTTOKEN"
+    out = {**report, "run": run}
+    if report.get("claims") is not None:
+        out["claims"] = claims
+    return out, tokens
 
 
 # what the LaTeX reports do not show: where each verdict came from this time (searched,
@@ -86,6 +109,9 @@ def cached_text(cache, what: str, stable: dict, tokens: dict, extra, render, esc
     before from the same stable report and `extra`, with every token replaced by
     escape(str(value))."""
     text = cached(cache, what, {"report": stable, "extra": extra}, lambda: render().encode("utf-8")).decode("utf-8")
-    for tok, value in tokens.items():
-        text = text.replace(tok, escape(str(value)))
-    return text
+    if not tokens:
+        return text
+    # one pass for every token (two per claim): a replace() per token would read the page
+    # hundreds of times; a token-like text that is not a token stays as it is
+    filled = {tok: escape(str(value)) for tok, value in tokens.items()}
+    return _TOKEN.sub(lambda m: filled.get(m.group(0), m.group(0)), text)

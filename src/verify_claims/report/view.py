@@ -287,6 +287,20 @@ ORIGIN_TEXT = {"store": "from the proof store (unchanged since they were establi
                "replayed": "replayed from certificates (every step re-checked)",
                "searched": "searched for in this run",
                "judged": "judged from the claims they use (summaries)"}
+ORIGIN_LABEL = {"store": "from the store", "replayed": "replayed", "searched": "searched", "judged": "judged"}
+
+
+def origin_fields(origin) -> dict:
+    """A claim's origin as report.html shows it: {"origin_label", "origin_title"} ("" for none)."""
+    if not origin:
+        return {"origin_label": "", "origin_title": ""}
+    return {"origin_label": ORIGIN_LABEL.get(origin, str(origin)), "origin_title": ORIGIN_TEXT.get(origin, "")}
+
+
+def origins_text(claims) -> str:
+    """How many verdicts came from where, in words (the report's header)."""
+    origins = {o: sum(1 for c in claims if c.get("origin") == o) for o in ORIGIN_TEXT}
+    return ", ".join(f"{n} {ORIGIN_TEXT[o]}" for o, n in origins.items() if n) or "none"
 
 
 class Prepared:
@@ -345,6 +359,7 @@ def prepare(report: dict) -> dict:
         cx_rows = _counterexample(c.get("counterexample"), c.get("symbols"))
         message = "" if c.get("message") == "counterexample" else c.get("message") or ""  # the table says it
         claims.append({
+            **origin_fields(c.get("origin")),
             **c,
             "section": section_of(c.get("ref", ""), c.get("source", "")),
             "statement": stmt, "math_ok": safe_math(stmt),
@@ -388,13 +403,12 @@ def prepare(report: dict) -> dict:
     dates = sorted(c["established_at"] for c in claims_in if c.get("established_at"))
     established = "" if not dates else (dates[0][:10] if dates[0][:10] == dates[-1][:10]
                                         else f"{dates[0][:10]} to {dates[-1][:10]}")
-    origins = {o: sum(1 for c in claims_in if c.get("origin") == o) for o in ORIGIN_TEXT}
-    origin_text = ", ".join(f"{n} {ORIGIN_TEXT[o]}" for o, n in origins.items() if n) or "none"
+    # a report kept in the store has these as tokens (artifacts.stable_report)
+    origin_text = run.get("origins_text") or origins_text(claims_in)
     return {
         "run": run,
         "established_range": established or "(not recorded)",
         "origin_text": origin_text,
-        "origin_text_of": ORIGIN_TEXT,
         "schema": report.get("schema", ""),
         "counts": [{"status": s, "n": counts.get(s, 0), "colour": STATUS_COLOURS[s], "text": STATUS_TEXT[s]}
                    for s in STATUSES],
