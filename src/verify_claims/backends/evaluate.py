@@ -411,17 +411,29 @@ class Program:
     def mp_at(self, values, dps: int):
         """The value at dps significant digits (raises Undefined)."""
         with mpmath.workdps(dps):
-            args = [mpmath.mpf(v) if not isinstance(v, mpmath.mpf) else +v for v in values]
-            try:
-                if self._fn is not None:
-                    v = self._fn(_MpNS, self._mp_const_list(dps), self._opaques, *args)
-                else:
-                    v = self._fallback(*args)
-            except ZeroDivisionError as exc:
-                raise Undefined(f"{self.what}: division by zero") from exc
-            except (ValueError, OverflowError) as exc:
-                raise Undefined(f"{self.what}: {exc}") from exc
-            return real_value(v, self.what)
+            return self.mp_here(values)
+
+    def mp_here(self, values):
+        """mp_at at mpmath's working precision, for a caller already inside workdps (the
+        sampler, which asks every candidate point about every `where` relation)."""
+        prec = mpmath.mp.prec
+        # every argument rounded to the working precision: an mpf already within it is its
+        # own rounding (mpf values are normalised), so only the others are made anew
+        args = [v if type(v) is _MPF and v._mpf_[3] <= prec else
+                (+v if isinstance(v, mpmath.mpf) else mpmath.mpf(v)) for v in values]
+        try:
+            if self._fn is not None:
+                v = self._fn(_MpNS, self._mp_const_list(mpmath.mp.dps), self._opaques, *args)
+            else:
+                v = self._fallback(*args)
+        except ZeroDivisionError as exc:
+            raise Undefined(f"{self.what}: division by zero") from exc
+        except (ValueError, OverflowError) as exc:
+            raise Undefined(f"{self.what}: {exc}") from exc
+        return real_value(v, self.what)
+
+
+_MPF = mpmath.mpf
 
 
 def real_value(value, what: str):

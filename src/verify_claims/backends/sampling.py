@@ -16,6 +16,7 @@ import random
 
 import mpmath
 import sympy as sp
+from mpmath.libmp import fzero, from_float, from_int, mpf_add, mpf_mul, mpf_neg, mpf_pow, mpf_sub
 
 from ..model.domain import DeclarationError, Domain
 from .evaluate import Undefined, compile_expr
@@ -36,9 +37,10 @@ def sample(domain: Domain, n: int, rng: random.Random, dps: int, max_tries: int 
     # ordinary points, and every later draw from `rng`, are what they were without them
     simple_rng = random.Random(repr(rng.getstate()))
     with mpmath.workdps(dps):
+        draws = [(s, _drawer(domain.sets[s])) for s in syms]
         while len(points) < n:
             edge = edges and len(points) % 4 == 3
-            pt = {s: _sample_set(domain.sets[s], rng, edge and rng.random() < 0.7) for s in syms}
+            pt = {s: draw(rng, edge and rng.random() < 0.7) for s, draw in draws}
             tries += 1
             if _satisfies(pt, syms, kinds, checks, dps):
                 points.append(pt)
@@ -65,8 +67,19 @@ def _put_simple_points(points, domain, syms, kinds, checks, rng, dps) -> None:
 
 
 def _satisfies(pt, syms, kinds, checks, dps) -> bool:
-    """Does the point satisfy every `where` relation (compiled: `checks`, of classes `kinds`)?"""
-    return all(holds(k, _value(f, pt, syms, dps)) for k, f in zip(kinds, checks))
+    """Does the point satisfy every `where` relation (compiled: `checks`, of classes `kinds`)?
+    Asked inside workdps(dps) (sample)."""
+    if not checks:
+        return True
+    values = [pt[s] for s in syms]
+    return all(holds(k, _value_here(f, values)) for k, f in zip(kinds, checks))
+
+
+def _value_here(prog, values):
+    try:
+        return prog.mp_here(values)
+    except Undefined:
+        return None
 
 
 def _value(prog, pt, syms, dps):
@@ -180,6 +193,51 @@ def _simple_in(v, st) -> bool:
     if isinstance(st, sp.Interval):
         return in_interval(mpmath.mpf(sp.Float(v, 50)), st)
     return bool(st.contains(v) == sp.true)
+
+
+def _drawer(st):
+    """draw(rng, edge) -> _sample_set(st, rng, edge), at the working precision, with the
+    set's ends and width worked out once: the same numbers from the same draws of `rng`
+    (the ordinary points of an interval, most of all points, in mpmath's own low-level
+    arithmetic; every other case by _sample_set itself)."""
+    if not isinstance(st, sp.Interval):
+        return lambda rng, edge: _sample_set(st, rng, edge)
+    prec, rnd = mpmath.mp._prec_rounding
+    flo, fhi = _ends(st)
+    make = mpmath.mp.make_mpf
+    if flo is not None and fhi is not None:
+        # flo + (fhi - flo) * mpf(u), each operation rounded as mpf's operators round it
+        flo_, fhi_ = flo._mpf_, fhi._mpf_
+        width_ = mpf_sub(fhi_, flo_, prec, rnd)
+        lo_open, hi_open = bool(st.left_open), bool(st.right_open)
+
+        def draw(rng, edge):
+            if edge:
+                return _sample_set(st, rng, True)
+            x_ = mpf_add(flo_, mpf_mul(width_, from_float(rng.random()), prec, rnd), prec, rnd)
+            if x_ == flo_ and lo_open or x_ == fhi_ and hi_open:  # normalised: equal values, equal tuples
+                return (flo + fhi) / 2
+            return make(x_)
+        return draw
+
+    def draw_unbounded(rng, edge):
+        if edge:
+            return _sample_set(st, rng, True)
+        if rng.random() < 0.5:
+            mag_ = mpf_pow(_TEN, from_float(rng.uniform(-4, 4)), prec, rnd)
+        else:
+            mag_ = from_float(rng.uniform(0, 10))
+        if mag_ == fzero:
+            mag_ = _HALF
+        if flo is not None:
+            return make(mpf_add(flo._mpf_, mag_, prec, rnd))
+        if fhi is not None:
+            return make(mpf_sub(fhi._mpf_, mag_, prec, rnd))
+        return make(mag_) if rng.random() < 0.5 else make(mpf_neg(mag_))
+    return draw_unbounded
+
+
+_TEN, _HALF = from_int(10), from_float(0.5)
 
 
 def _sample_set(st, rng: random.Random, edge: bool):
