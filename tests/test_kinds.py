@@ -608,6 +608,41 @@ def test_sampling_respects_where_relations():
     assert len(pts) == 100 and all(p[x] + p[y] < 1 for p in pts)
 
 
+@pytest.mark.parametrize("st", [sp.Interval(0, 1), sp.Interval.open(0, 1), sp.Interval.Lopen(-3, sp.Rational(1, 3)),
+                                sp.Interval(sp.Rational(1, 10), 7), sp.Interval.open(0, sp.oo),
+                                sp.Interval(2, sp.oo), sp.Interval.open(-sp.oo, 1), sp.Interval(-sp.oo, sp.oo)],
+                         ids=str)
+@pytest.mark.parametrize("dps", [15, 50, 71])
+def test_an_intervals_fast_drawer_gives_the_reference_numbers(st, dps):
+    """The sampler draws an interval's points with mpmath's low-level arithmetic
+    (sampling._drawer): the same numbers, bit for bit, and the same later draws as the
+    plain mpf expressions of sampling._sample_set, at any precision and for edge points."""
+    fast, ref = random.Random(dps), random.Random(dps)
+    with mpmath.workdps(dps):
+        draw = sampling._drawer(st)
+        for i in range(400):
+            edge = i % 5 == 0
+            a, b = draw(fast, edge), sampling._sample_set(st, ref, edge)
+            assert type(a) is type(b) and a._mpf_ == b._mpf_, (i, a, b)
+    assert fast.random() == ref.random()
+
+
+def test_where_relations_are_asked_at_the_sampling_precision():
+    """mp_here (the sampler's question to a `where` relation) rounds an argument given with
+    more digits than the working precision, as mp_at does: a closed end kept at 60 digits
+    is asked about at the working precision, not at its own."""
+    from verify_claims.backends.evaluate import compile_expr
+
+    prog = compile_expr(x - sp.Rational(1, 3), (x,), "third")
+    third = mpmath.mpf(1) / 3
+    with mpmath.workdps(60):
+        long_third = mpmath.mpf(1) / 3
+    with mpmath.workdps(20):
+        assert prog.mp_here([long_third]) == prog.mp_at([long_third], 20) == 0
+        assert prog.mp_here([2]) == prog.mp_at([2], 20)
+    assert prog.mp_at([third], 15) == 0
+
+
 def test_default_settings_use_100_points_at_30_digits():
     s = Settings()
     assert (s.samples, s.precision) == (100, 30)
