@@ -796,8 +796,9 @@ def exp_log_form(expr, facts: Facts = NO_FACTS):
 # Committed certificates name the strategy that won, so a name is never changed or removed;
 # the order is only the order of trying
 _EXP_LOG_NAMES = ("exp-log+rational", "exp-log+expand", "exp-log+together", "exp-log+cancel")
+_DENEST = "denest+rational"  # nested square roots denested (denested), then exact arithmetic
 _STRATEGY_NAMES = ("exact", "rational", "expand", "cancel", "together", "simplify",
-                   "radsimp+simplify") + _EXP_LOG_NAMES
+                   "radsimp+simplify") + _EXP_LOG_NAMES + (_DENEST,)
 _CLASSIC_NAMES = _STRATEGY_NAMES[:7]
 
 
@@ -871,11 +872,13 @@ def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero", strateg
     options = trace.options(point, names) if trace is not None else list(names)
     if not options:
         return None, expr
-    # the facts enter only where logs are split and in the exp/log normal form: without
-    # log/exp/asinh (or a sum that may evaluate to them) a search with other facts is this
-    # same search, and its answer is reused (the prover retries a gradient with more facts)
-    memo_key = ("zero", expr, facts.key() if expr.has(sp.log, sp.exp, sp.asinh, sp.Sum, sp.Product) else None,
-                tuple(options))
+    # the facts enter only where logs are split, in the exp/log normal form and in the sign
+    # of a denested root: without log/exp/asinh (or a sum that may evaluate to them) or a
+    # nested root, a search with other facts is this same search, and its answer is reused
+    # (the prover retries a gradient with more facts)
+    facts_matter = expr.has(sp.log, sp.exp, sp.asinh, sp.Sum, sp.Product) or (
+        _DENEST in options and bool(_nested_roots(expr)))
+    memo_key = ("zero", expr, facts.key() if facts_matter else None, tuple(options))
     if memo_key in _SEARCHED:
         # the same search ran before in this process (the prover's first-order condition is
         # also a certification goal): its answer, and its winner recorded again
@@ -917,7 +920,125 @@ def _zero_by(expr, facts, options):
         label, name = _zero_by_exp_log(expr, facts, options, seconds)
         if label is not None:
             return label, name, sp.S.Zero
+    if _DENEST in options and _nested_roots(expr):
+        form = _timeboxed(lambda: denested(expr, facts), seconds)
+        if form is not None and form is not expr and _timeboxed(lambda: _rationally_zero(form), seconds) == 0:
+            return _DENEST, _DENEST, sp.S.Zero
     return None, None, residual
+
+
+# ------------------------------------------------------------------ nested square roots
+_DENEST_OPS = 200   # a larger root's base is left alone: squaring its parts multiplies out fast
+_DENEST_TERMS = 60  # terms of either part of the base written as a + b sqrt(c)
+_CANDIDATES: dict = {}  # candidates by base: the same root is tried with and without the ends
+
+
+def _half_powers(e) -> set:
+    return {p for p in e.atoms(sp.Pow) if p.exp.is_Rational and p.exp.q == 2}
+
+
+def _nested_roots(e) -> set:
+    """The bases W of the square roots W**(k/2) in e whose W holds a square root itself."""
+    return {p.base for p in _half_powers(e) if _half_powers(p.base)}
+
+
+def denested(expr, facts: Facts):
+    """expr with a square root of a sum that holds another square root written without the
+    nesting, where that is shown exactly.  sqrt(W) is replaced by U only when U**2 - W is
+    identically 0 (backends/rational.py) and U >= 0 follows from the facts: then U is the
+    principal root wherever the claim is defined.  The candidate U comes from the
+    classical denesting sqrt(A + B sqrt(c)) = p + q sqrt(c), with p**2 = (A +- m)/2 and
+    m**2 = A**2 - B**2 c a perfect square (the stationary policy (15) of arXiv 2502.18548:
+    the reward's standard deviation under it is sqrt(x (1 - x)) d with x (1 - x) such a
+    sum).  Returns expr itself when nothing was replaced."""
+    rep = {}
+    for W in sorted(_nested_roots(expr), key=sp.default_sort_key):
+        if sp.count_ops(W) > _DENEST_OPS:
+            continue
+        for U in _denesting_candidates(W):
+            if identically_zero(U ** 2 - W) and _provably_nonnegative(U, facts):
+                for p in _half_powers(expr):
+                    if p.base == W:
+                        rep[p] = U ** (2 * p.exp)
+                break
+    return expr.xreplace(rep) if rep else expr
+
+
+def _sqrt_polynomial(P):
+    """A polynomial whose square is P (P a perfect square, with a rational square factor), or None."""
+    k, factors = sp.factor_list(sp.expand(P))
+    if k < 0 or any(e % 2 for _, e in factors):
+        return None
+    return sp.sqrt(k) * sp.Mul(*[f ** (e // 2) for f, e in factors])
+
+
+def _denesting_candidates(W) -> list:
+    """Expressions U with, if the denesting applies, U**2 = W (each is checked by the caller)."""
+    got = _CANDIDATES.get(W)
+    if got is None:
+        if len(_CANDIDATES) > 256:
+            _CANDIDATES.clear()
+        got = _CANDIDATES[W] = _candidates(W)
+    return got
+
+
+def _candidates(W) -> list:
+    bases = {p.base for p in _half_powers(W)}
+    if len(bases) != 1:
+        return []
+    c = bases.pop()
+    if _half_powers(c):
+        return []
+    s = sp.Dummy("s")
+    ws = W.replace(lambda n: n.is_Pow and n.base == c and n.exp.is_Rational and n.exp.q == 2,
+                   lambda n: s ** (2 * n.exp))
+    if _half_powers(ws) or not ws.is_rational_function(s):
+        return []
+
+    def reduced(e):  # e modulo s**2 = c: a + b s
+        return sp.expand(sp.rem(sp.expand(e), s ** 2 - c, s))
+
+    num, den = (reduced(e) for e in sp.fraction(sp.together(ws)))
+    if den.coeff(s, 1) != 0:  # rationalise the denominator: times its conjugate
+        conj = den.coeff(s, 0) - den.coeff(s, 1) * s
+        num, den = reduced(num * conj), sp.expand(den.coeff(s, 0) ** 2 - den.coeff(s, 1) ** 2 * c)
+    # W = (a + b s)/den = (a den + b den s)/den**2
+    if max(len(sp.Add.make_args(e)) for e in (num.coeff(s, 0), num.coeff(s, 1), den)) > _DENEST_TERMS:
+        return []
+    a, b = sp.expand(num.coeff(s, 0) * den), sp.expand(num.coeff(s, 1) * den)
+    if b == 0 or max(len(sp.Add.make_args(a)), len(sp.Add.make_args(b))) > _DENEST_TERMS:
+        return []
+    m = _sqrt_polynomial(a ** 2 - b ** 2 * c)
+    if m is None:
+        return []
+    out = []
+    for sign_m in (1, -1):
+        p = _sqrt_polynomial((a + sign_m * m) / 2)
+        if p is None or p == 0:
+            continue
+        q = sp.cancel(b / (2 * p))
+        out += [(p + q * sp.sqrt(c)) / den, -(p + q * sp.sqrt(c)) / den]
+    return out
+
+
+def _provably_nonnegative(u, facts: Facts) -> bool:
+    """u >= 0 from the facts: as it stands, or factor by factor (each factor's sign shown on
+    its own: the sign analysis of a whole product bounds the depth of each factor's proof)."""
+    if facts.is_nonnegative(u):
+        return True
+    sign = 1
+    for f in sp.Mul.make_args(sp.factor(u)):
+        if f.is_number:
+            if not f.is_real or f == 0:
+                return False
+            sign *= 1 if f > 0 else -1
+        elif facts.is_positive(f):
+            continue
+        elif facts.is_positive(-f):
+            sign = -sign
+        else:
+            return False
+    return sign > 0
 
 
 def _zero_by_exp_log(expr, facts, options, seconds):
@@ -1084,16 +1205,18 @@ def facts_with_ends(domain, rep):
 
 
 def zero_by_then_ends(e, facts, domain, rep, trace=None, at: str = "zero"):
-    """zero_by(e, facts), and if that fails the exp/log normal form's zero test once more with
-    the intervals' ends as facts (facts_with_ends; decision point `at`, with the ends):
-    (the name of the strategy that proved e = 0, or None; the residual of the first try)."""
+    """zero_by(e, facts), and if that fails the exp/log normal form's zero test and the
+    denesting of nested roots once more with the intervals' ends as facts (facts_with_ends;
+    decision point `at`, with the ends: pi_ref < 1 is what shows the sign of a denested
+    root of (15)): (the name of the strategy that proved e = 0, or None; the residual of
+    the first try)."""
     how, residual = zero_by(e, facts, trace, at=at)
-    if how or not _transcendental(e):
+    if how or not (_transcendental(e) or _nested_roots(e)):
         return how, residual
     ends = facts_with_ends(domain, rep)
     if ends is None:
         return None, residual
-    how = zero_by(e, ends, trace, at=at + ", with the ends", strategies=_EXP_LOG_NAMES)[0]
+    how = zero_by(e, ends, trace, at=at + ", with the ends", strategies=_EXP_LOG_NAMES + (_DENEST,))[0]
     return (f"{how}; with the intervals' ends" if how else None), residual
 
 
