@@ -78,3 +78,19 @@ def test_an_identity_with_the_wrong_sign_of_a_nested_root_is_refuted():
                           domain={a: Interval.open(0, 10)}, where=(a > 1,)), Settings())
     assert res.status == "refuted" and res.counterexample
     assert float(res.counterexample["point"]["a"]) < 2
+
+
+def test_a_root_under_a_binder_is_left_alone():
+    """Found in review: the facts are about the free a, not about the a an integral binds.
+    With a > 2, sqrt(a - 2 sqrt(a - 1)) is sqrt(a - 1) - 1 for the free a, but under
+    Integral(.., (a, 1, 2)) it is 1 - sqrt(a - 1): a*(I1 - I2) below is (2/3) a, not 0."""
+    w = sqrt(a - 2 * sqrt(a - 1))
+    e = a * sp.Integral(w, (a, 1, 2)) - a * sp.Integral(sqrt(a - 1) - 1, (a, 1, 2))
+    facts = Facts(positive=[a - 2])
+    assert denested(e, facts) == e
+    assert zero_by(e, facts)[0] is None
+    assert abs(float(e.subs(a, 3).evalf()) - 2) < 1e-9  # (the difference is really not 0)
+    # outside the binder the root is still denested, the integral left as it is
+    got = denested(w + sp.Integral(w, (a, 1, 2)), facts)
+    assert got.has(sp.Integral(w, (a, 1, 2))) and identically_zero(
+        got - sp.Integral(w, (a, 1, 2)) - (sqrt(a - 1) - 1))

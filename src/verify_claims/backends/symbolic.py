@@ -937,9 +937,36 @@ def _half_powers(e) -> set:
     return {p for p in e.atoms(sp.Pow) if p.exp.is_Rational and p.exp.q == 2}
 
 
+def _free_half_powers(e) -> set:
+    """The square roots W**(k/2) of e outside every binder (an integral, a sum, ...): the
+    facts are about the free symbols, and a bound variable of the same name is another
+    quantity (a sign shown for the free a says nothing about the a of Integral(.., (a, 1, 2)))."""
+    out, stack = set(), [e]
+    while stack:
+        n = stack.pop()
+        if n.is_Atom or isinstance(n, _BINDING):
+            continue
+        if n.is_Pow and n.exp.is_Rational and n.exp.q == 2:
+            out.add(n)
+        stack.extend(n.args)
+    return out
+
+
 def _nested_roots(e) -> set:
-    """The bases W of the square roots W**(k/2) in e whose W holds a square root itself."""
-    return {p.base for p in _half_powers(e) if _half_powers(p.base)}
+    """The bases W of the square roots W**(k/2) in e, outside binders, whose W holds a
+    square root itself (and no binder)."""
+    return {p.base for p in _free_half_powers(e) if _half_powers(p.base) and not p.base.has(*_BINDING)}
+
+
+def _outside_binders(e, rep: dict):
+    """e with the subexpressions in rep replaced, nothing under a binder touched (xreplace
+    would rewrite a root under an integral whose variable shares a free symbol's name)."""
+    if e in rep:
+        return rep[e]
+    if e.is_Atom or isinstance(e, _BINDING):
+        return e
+    args = [_outside_binders(a, rep) for a in e.args]
+    return e.func(*args) if any(a is not b for a, b in zip(args, e.args)) else e
 
 
 def denested(expr, facts: Facts):
@@ -957,11 +984,11 @@ def denested(expr, facts: Facts):
             continue
         for U in _denesting_candidates(W):
             if identically_zero(U ** 2 - W) and _provably_nonnegative(U, facts):
-                for p in _half_powers(expr):
+                for p in _free_half_powers(expr):
                     if p.base == W:
                         rep[p] = U ** (2 * p.exp)
                 break
-    return expr.xreplace(rep) if rep else expr
+    return _outside_binders(expr, rep) if rep else expr
 
 
 def _sqrt_polynomial(P):
