@@ -136,7 +136,7 @@ def test_same_inputs_same_bytes_apart_from_timing(reports):
 
 def test_latex_does_not_show_where_a_verdict_came_from(reports, tmp_path):
     """report.tex and findings.tex are kept in the store without the claims' origins
-    (artifacts.without_origins), so that the first warm run after a search, whose claims
+    (artifacts.stable_report keeps them as tokens), so that the first warm run after a search, whose claims
     say "from the store", does not render them again: that is sound only while the TeX does
     not show an origin.  Checked here on a real report: other origins, the same TeX."""
     import json

@@ -952,10 +952,11 @@ def _free_half_powers(e) -> set:
     return out
 
 
-def _nested_roots(e) -> set:
-    """The bases W of the square roots W**(k/2) in e, outside binders, whose W holds a
-    square root itself (and no binder)."""
-    return {p.base for p in _free_half_powers(e) if _half_powers(p.base) and not p.base.has(*_BINDING)}
+def _nested_roots(e, roots=None) -> set:
+    """The bases W of the square roots W**(k/2) in e (`roots`: its _free_half_powers), outside
+    binders, whose W holds a square root itself (and no binder)."""
+    return {p.base for p in (_free_half_powers(e) if roots is None else roots)
+            if _half_powers(p.base) and not p.base.has(*_BINDING)}
 
 
 def _outside_binders(e, rep: dict):
@@ -979,14 +980,13 @@ def denested(expr, facts: Facts):
     the reward's standard deviation under it is sqrt(x (1 - x)) d with x (1 - x) such a
     sum).  Returns expr itself when nothing was replaced."""
     rep = {}
-    for W in sorted(_nested_roots(expr), key=sp.default_sort_key):
+    roots = _free_half_powers(expr)
+    for W in sorted(_nested_roots(expr, roots), key=sp.default_sort_key):
         if sp.count_ops(W) > _DENEST_OPS:
             continue
         for U in _denesting_candidates(W):
             if identically_zero(U ** 2 - W) and _provably_nonnegative(U, facts):
-                for p in _free_half_powers(expr):
-                    if p.base == W:
-                        rep[p] = U ** (2 * p.exp)
+                rep.update((p, U ** (2 * p.exp)) for p in roots if p.base == W)
                 break
     return _outside_binders(expr, rep) if rep else expr
 
@@ -1050,20 +1050,14 @@ def _candidates(W) -> list:
 
 def _provably_nonnegative(u, facts: Facts) -> bool:
     """u >= 0 from the facts: as it stands, or factor by factor (each factor's sign shown on
-    its own: the sign analysis of a whole product bounds the depth of each factor's proof)."""
+    its own, from depth 0: the sign analysis of a whole product bounds the depth of each
+    factor's proof)."""
     if facts.is_nonnegative(u):
         return True
     sign = 1
     for f in sp.Mul.make_args(sp.factor(u)):
-        if f.is_number:
-            if not f.is_real or f == 0:
-                return False
-            sign *= 1 if f > 0 else -1
-        elif facts.is_positive(f):
-            continue
-        elif facts.is_positive(-f):
-            sign = -sign
-        else:
+        sign *= facts._factor_sign(f, 0)
+        if sign == 0:
             return False
     return sign > 0
 

@@ -14,7 +14,7 @@ import json
 import re
 from pathlib import Path
 
-__all__ = ["cached", "cached_text", "drawing_input", "renderer_fingerprint", "stable_report", "without_origins"]
+__all__ = ["cached", "cached_text", "drawing_input", "renderer_fingerprint", "stable_report"]
 
 _FP: dict = {}
 
@@ -91,17 +91,6 @@ def stable_report(report: dict) -> tuple:
     if report.get("claims") is not None:
         out["claims"] = claims
     return out, tokens
-
-
-# what the LaTeX reports do not show: where each verdict came from this time (searched,
-# replayed, the store) and the store's own record.  Left out of their key, the first warm
-# run after a search, whose claims now say "from the store", gets report.tex from the store
-# (tests/test_report_render.py checks that the TeX does not change with them).
-def without_origins(stable: dict) -> dict:
-    """`stable` (see stable_report) without the per-claim "origin" and run["store"]."""
-    run = {k: v for k, v in (stable.get("run") or {}).items() if k != "store"}
-    claims = [{k: v for k, v in c.items() if k != "origin"} for c in stable.get("claims") or []]
-    return {**stable, "run": run, "claims": claims}
 
 
 def cached_text(cache, what: str, stable: dict, tokens: dict, extra, render, escape) -> str:

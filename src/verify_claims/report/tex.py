@@ -27,7 +27,7 @@ import jinja2
 
 from ..atomic import write_text_atomic
 from ..children import die_with_parent
-from .artifacts import cached, cached_text, drawing_input, stable_report, without_origins
+from .artifacts import cached, cached_text, drawing_input, stable_report
 from .figures import figure_pdf
 from .graph import GRAPHS_PDF, STATUS_COLOURS, graph_inputs, section_graphs_pdf
 from .html import TEMPLATES
@@ -238,7 +238,7 @@ def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None,
         if sections:
             write_text_atomic(base64.b64decode(graphs["pdf"]), report_dir / GRAPHS_PDF, mode="wb")
     stable, tokens = stable_report(report)
-    text = cached_text(cache, "report tex", without_origins(stable), tokens,
+    text = cached_text(cache, "report tex", stable, tokens,
                        {"note": figures_note, "files": files, "graphs": sections},
                        lambda: render_latex(stable, figure_files=files, graph_sections=sections,
                                             figures_note=figures_note, view=view), latex_escape)
@@ -249,7 +249,7 @@ def write_findings_latex(report: dict, report_dir, *, cache=None, view=None) -> 
     """Write report_dir/findings.tex: the findings about the paper alone (no figures); from
     `cache` as write_latex."""
     stable, tokens = stable_report(report)
-    text = cached_text(cache, "findings tex", without_origins(stable), tokens, {},
+    text = cached_text(cache, "findings tex", stable, tokens, {},
                        lambda: render_latex(stable, findings_only=True, view=view), latex_escape)
     return write_text_atomic(text, Path(report_dir) / "findings.tex")
 
