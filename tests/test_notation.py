@@ -162,6 +162,31 @@ def test_notation_is_description_not_part_of_the_key():
     assert plain.statements()[0] == r"\pi_{a} + 1 = \pi_{a} + 1"
 
 
+def test_the_notation_digest_follows_every_named_quantity():
+    """The digest that says a stored statement is stale: the same for the same names of the
+    same quantities (built again, or named in another order), another for another name or
+    another quantity under the same name."""
+    from verify_claims.run.session import notation_digest
+
+    def claim(named):
+        n = Notation()
+        for e, tex in named:
+            n.define(e, tex)
+        c = Identity(id="k", title="t", ref=Ref("1"), lhs=a + 1, rhs=1 + a, domain={a: sp.Interval.open(0, 1)})
+        c.notation = n
+        return notation_digest(c)
+
+    a, b = sp.symbols("a b", positive=True)
+    def named():
+        return [(a * sp.log(a / b) + (1 - a) * sp.log((1 - a) / (1 - b)), r"D(a \| b)"), (a - b, r"\delta")]
+    kl = named()
+    assert claim(kl) == claim(list(reversed(kl))) == claim(named())
+    assert claim(kl) != claim([(sp.expand(kl[0][0]), kl[0][1]), kl[1]])  # another expression, same value
+    assert claim(kl) != claim([kl[0], (a - b, r"\Delta")])
+    assert claim(kl) != claim([kl[0], (a + b, r"\delta")])
+    assert claim(kl) != claim([(kl[0][0].subs(b, 2 * b), kl[0][1]), kl[1]])
+
+
 def test_a_changed_notation_re_renders_the_stored_statement(run, tmp_path):
     """Editing a display form re-verifies nothing (the verdicts come from the store) but
     the statement in claims.json follows the edit."""

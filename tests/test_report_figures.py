@@ -326,3 +326,46 @@ def test_a_figure_is_drawn_from_the_store_when_only_its_timing_differs(paper_fig
     assert drawn == ["figure_pdf", "figure_svg"]  # the same drawings, from the store
     render({**fig, "curves": [dict(fig["curves"][0], label="other")] + fig["curves"][1:]}, "c")
     assert drawn == ["figure_pdf", "figure_svg"] * 2  # a drawn difference: drawn again
+
+
+def _sqrt_figure(**over):
+    x, y = sp.symbols("x y", positive=True)
+    b = sp.Symbol("b", positive=True)
+    args = dict(id="root-curve", title="t", ref="Section 1", caption="c", x=x, y=y, closed_form=sp.sqrt(b * x),
+                stationarity=y**2 - b * x, curves=[Curve({b: 1})], x_range=(0, 1), y_interval=(0, 2))
+    args.update(over)
+    fig = Figure(**args)
+    fig.validate()
+    return fig
+
+
+def test_a_figure_is_taken_from_the_store_until_its_declaration_changes(tmp_path, monkeypatch):
+    """An unchanged figure is not computed again; any change of its declaration (a curve's
+    parameter, the caption, the reference's note) computes it afresh."""
+    from verify_claims.model.claims import Ref
+    from verify_claims.report import figures as computing
+    from verify_claims.run.session import compute_figures
+    from verify_claims.run.store import Store
+
+    store = Store(tmp_path / "store")
+    calls = []
+    real = computing.compute_figure
+
+    def counting(fig, **kw):
+        calls.append(fig.id)
+        return real(fig, **kw)
+    monkeypatch.setattr(computing, "compute_figure", counting)
+    first = compute_figures([_sqrt_figure()], store, "engine")
+    assert calls == ["root-curve"] and first[0]["agrees"]
+    again = compute_figures([_sqrt_figure()], store, "engine")
+    assert calls == ["root-curve"] and again == first  # from the store, the same data
+    b = sp.Symbol("b", positive=True)
+    changed = compute_figures([_sqrt_figure(curves=[Curve({b: 2})])], store, "engine")
+    assert len(calls) == 2 and changed[0]["curves"][0]["y"] != first[0]["curves"][0]["y"]
+    assert compute_figures([_sqrt_figure(caption="other")], store, "engine")[0]["caption"] == "other"
+    noted = compute_figures([_sqrt_figure(ref=Ref("1", note="after (3)"))], store, "engine")
+    assert "after (3)" in noted[0]["ref"] and len(calls) == 4
+    compute_figures([_sqrt_figure()], store, "other engine")  # another engine or settings
+    assert len(calls) == 5
+    compute_figures([_sqrt_figure()], None, "")  # without a store: computed every time
+    assert len(calls) == 6

@@ -38,7 +38,7 @@ class Notation:
     def __init__(self, *include: "Notation"):
         self.symbols: dict = {}    # symbol name -> LaTeX
         self.named: dict = {}      # sympy expression -> LaTeX
-        self._digest = None        # cached: srepr of every named quantity is costly, asked per claim
+        self._digest = None        # cached: asked per claim
         for other in include:
             self.update(other)
 
@@ -75,12 +75,15 @@ class Notation:
     def __bool__(self) -> bool:
         return bool(self.symbols or self.named)
 
-    def digest(self) -> str:
-        """Changes whenever a display form does (statements rendered with it are then stale)."""
+    def digest(self, expr_digest) -> str:
+        """Changes whenever a display form does (statements rendered with it are then stale).
+        `expr_digest(e)` is a stable digest (bytes) of a sympy expression: the store's
+        content hash (run.keys), linear in the size of a named quantity where srepr's
+        ordering of every sum made this 3 s per run of the bundled paper."""
         if self._digest is not None:
             return self._digest
         h = hashlib.sha256(json.dumps(self.symbols, sort_keys=True).encode())
-        for e, tex in sorted((sp.srepr(e), t) for e, t in self.named.items()):
+        for e, tex in sorted((expr_digest(e).hex(), t) for e, t in self.named.items()):
             h.update(f"|{e}={tex}".encode())
         self._digest = h.hexdigest()[:16]
         return self._digest
