@@ -11,6 +11,7 @@ the ratio to the floor and whether the target is met:
   warm again     and again: the report's text from the store too          goal 2.5x floor
   --list         warm                                                     <= 3x floor
   -k, --lf       a warm run of a selection (-k), and --lf when nothing failed (no target)
+  edit one claim one claim of a warm copy of the paper edited: it alone is verified again (no target)
   pytest         `pytest --verify-claims` on the paper, the store filled by the CLI (no target)
   wrong claims   one deliberately wrong claim of every kind, refuted       <  2 s each
   --load         the whole paper (fresh clone) quiet, then with two CPU-burning processes per
@@ -158,6 +159,7 @@ def main() -> int:
                       "-c", str(tmp / "pyproject.toml"), f"--verify-claims={ROOT / 'derivations'}"]
         w, c, codes = median_of(args.repeat, lambda: timed(pytest_cmd))
         line("pytest --verify-claims (warm store)", w, c, floor, codes, "(no target)", True)
+        _edit_one_claim(tmp, floor, args.repeat)
         wrong = tmp / "wrong"
         wrong.mkdir()
         (wrong / "wrong_claims.py").write_text(textwrap.dedent(WRONG))
@@ -177,6 +179,35 @@ def main() -> int:
         w, c, code = timed([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"])
         line("test suite", w, c, floor, [code], "< 5 minutes", w < 300 and code == 0)
     return 0
+
+
+# a claim of derivations/x2_implementations.py, scaled on both sides by k: a new declaration
+# (searched again), still true
+EDITED = ("lhs=binary_group_advantage_one(Gs, m, c, eps), rhs=binary_group_advantage_one(Gs, m, c) * _F,",
+          "lhs={k}*binary_group_advantage_one(Gs, m, c, eps), rhs={k}*binary_group_advantage_one(Gs, m, c) * _F,")
+
+
+def _edit_one_claim(tmp: Path, floor: float, repeat: int) -> None:
+    """The edit-verify loop: a copy of the paper whose every claim is in the warm store,
+    one claim edited before each run (a different edit each time)."""
+    import shutil
+    copy = tmp / "edited"
+    shutil.copytree(ROOT / "derivations", copy)
+    module = copy / "x2_implementations.py"
+    text = module.read_text(encoding="utf-8")
+    if EDITED[0] not in text:
+        print("edit one claim: SKIPPED (the edited claim's text is not in x2_implementations.py)")
+        return
+    cmd = CLI + ["-q", "--jobs", "2", "--derivations", str(copy), "--cache-dir", str(tmp / "warm" / ".verify-claims-cache"),
+                 "--report-dir", str(tmp / "edited-report")]
+    timed(cmd)  # the copy's own first run: every claim from the store
+    edits = iter(range(2, 2 + repeat))
+
+    def edited_run():
+        module.write_text(text.replace(EDITED[0], EDITED[1].format(k=next(edits))), encoding="utf-8")
+        return timed(cmd)
+    w, c, codes = median_of(repeat, edited_run)
+    line("edit one claim (warm)", w, c, floor, codes, "(no target)", True)
 
 
 def _under_load(tmp: Path, floor: float) -> None:
