@@ -369,3 +369,5 @@ def test_a_figure_is_taken_from_the_store_until_its_declaration_changes(tmp_path
     assert len(calls) == 5
     compute_figures([_sqrt_figure()], None, "")  # without a store: computed every time
     assert len(calls) == 6
+    compute_figures([_sqrt_figure()], store, "engine", reuse=False)  # --recheck: computed again
+    assert len(calls) == 7
