@@ -408,15 +408,16 @@ def figure_key(fig, base_key: str) -> str:
     """What a figure's data depends on: every field of its declaration (the descriptive
     ones too: they are copied into the data), the notation its stationarity condition is
     printed with, the engine and settings (base_key), and the code that computes it
-    (report/figures.py, which the engine fingerprint leaves out as a renderer)."""
+    (report/figures.py, which the engine fingerprint leaves out as a renderer: the
+    renderers' fingerprint, read once per process, has it)."""
     import dataclasses
 
-    from ..report import figures as computing
+    from ..report.artifacts import renderer_fingerprint
     from .keys import Hasher
     fields = tuple((f.name, getattr(fig, f.name)) for f in dataclasses.fields(fig))
-    code = Path(computing.__file__).read_bytes()
     # str(ref): the Hasher leaves a Ref's note out (descriptive for a claim), the data has it
-    return digest(base_key, "figure", Hasher().value(fields).hex(), str(fig.ref), notation_digest(fig), digest(code))
+    return digest(base_key, "figure", Hasher().value(fields).hex(), str(fig.ref), notation_digest(fig),
+                  renderer_fingerprint())
 
 
 def compute_figures(figures, store: Store | None = None, base_key: str = "", reuse: bool = True) -> list:
