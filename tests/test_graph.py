@@ -233,3 +233,33 @@ def test_graphs_are_cached_by_input(tmp_path):
     changed = _report([dict(c, status="checked") if c["id"] == "a-base" else c for c in CLAIMS])
     render_html(changed, cache=store)
     assert len(calls) == n + 1  # a status changed: drawn again
+
+
+def test_graph_pdf_is_written_directly_searchable_and_the_same_bytes(tmp_path):
+    """report/pdfgraph.py writes the section graphs' pages itself: one page per drawing at its
+    size, every label (the stubs' "§1.1" and a missing claim's "(not found)" too) found by
+    pdftotext, the same drawings the same bytes, and another status other bytes."""
+    need("pdftotext")
+    from verify_claims.report.pdfgraph import drawings_pdf
+
+    def pages(claims):
+        return [p for g in G.section_graphs(claims, G.PDF_METRICS) for p in g["pages"]]
+
+    drawings = pages(CLAIMS)
+    data, sizes = drawings_pdf(drawings, G.PDF_METRICS)
+    assert drawings_pdf(drawings, G.PDF_METRICS)[0] == data
+    assert sizes == [(max(d.width, 40.0), max(d.height, 20.0)) for d in drawings]
+    pdf = tmp_path / "graphs.pdf"
+    pdf.write_bytes(data)
+    info = subprocess.run(["pdfinfo", "-f", "1", "-l", str(len(drawings)), str(pdf)], capture_output=True,
+                          text=True, check=True).stdout
+    assert re.search(rf"^Pages:\s+{len(drawings)}$", info, re.M)
+    boxes = [tuple(float(v) for v in b) for b in re.findall(r"Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts", info)]
+    assert boxes == [(pytest.approx(w, abs=0.01), pytest.approx(h, abs=0.01)) for w, h in sizes]
+    text = re.sub(r"\s+", "", subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                                             check=True).stdout)
+    labels = {line for d in drawings for n in d.nodes.values() for line in n.lines}
+    assert "§1.1" in labels and "(not found)" in labels
+    assert not [w for w in labels if re.sub(r"\s+", "", w) not in text]
+    other = pages([dict(c, status="refuted") if c["id"] == "a-base" else c for c in CLAIMS])
+    assert drawings_pdf(other, G.PDF_METRICS)[0] != data

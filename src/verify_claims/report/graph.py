@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from html import escape
+from pathlib import Path
 
 __all__ = ["STATUS_COLOURS", "layout", "graph_svg", "foundations", "MIN_PDF_FONT", "Metrics",
            "HTML_METRICS", "PDF_METRICS", "neighbourhood", "neighbourhood_drawing", "neighbourhoods_json",
@@ -986,60 +987,14 @@ def neighbourhoods_json(claims: list, m: Metrics = HTML_METRICS) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-_PDF_RC = {"pdf.fonttype": 42, "font.family": "DejaVu Sans Mono"}
-_PDF_METADATA = {"CreationDate": None, "ModDate": None}  # no dates: the same drawing, the same bytes
-
-
 def drawing_pdf(d: Drawing, path, m: Metrics = PDF_METRICS) -> tuple:
-    """A drawing into a PDF by matplotlib at 1 unit = 1 pt (labels at m.font / m.small pt).
-    Returns (width, height) in pt."""
-    import matplotlib
-    from matplotlib.backends.backend_pdf import FigureCanvasPdf
+    """A drawing into a one-page PDF at 1 unit = 1 pt (labels at m.font / m.small pt;
+    report/pdfgraph.py).  Returns (width, height) in pt."""
+    from .pdfgraph import drawings_pdf
 
-    with matplotlib.rc_context(_PDF_RC):
-        fig, W, H = _drawing_figure(d, m)
-        FigureCanvasPdf(fig).print_pdf(str(path), metadata=_PDF_METADATA)
+    data, ((W, H),) = drawings_pdf([d], m)
+    Path(path).write_bytes(data)
     return W, H
-
-
-def _drawing_figure(d: Drawing, m: Metrics) -> tuple:
-    """(the matplotlib Figure of a drawing, width, height in pt); under _PDF_RC."""
-    from matplotlib.figure import Figure as MplFigure
-    from matplotlib.patches import FancyBboxPatch, PathPatch, Polygon
-    from matplotlib.path import Path as MPath
-
-    W, H = max(d.width, 40.0), max(d.height, 20.0)
-    fig = MplFigure(figsize=(W / 72.0, H / 72.0))
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, W)
-    ax.set_ylim(H, 0)
-    ax.axis("off")
-    # add_artist, not add_patch: the limits are fixed above, and add_patch's update of the data
-    # limits was about 12 % of the drawing time (the same artists, the same PDF bytes)
-    add = ax.add_artist
-    for _, _, pts in d.edges:
-        verts, codes = [pts[0]], [MPath.MOVETO]
-        for seg in edge_curve(pts, d.direction):
-            verts += list(seg)
-            codes += [MPath.CURVE4] * 3
-        add(PathPatch(MPath(verts, codes), fill=False, ec="#8c959f", lw=0.6))
-        # the arrowhead, along the layer axis (where every edge arrives), tip on the node
-        (x, y), hl, hw = pts[-1], 4.5, 1.9
-        head = [(x, y), (x - hl, y - hw), (x - hl, y + hw)] if d.direction == "LR" else \
-            [(x, y), (x - hw, y - hl), (x + hw, y - hl)]
-        add(Polygon(head, closed=True, fc="#57606a", ec="none"))
-    for x, y, text in d.notes:
-        ax.text(x, y, text, fontsize=m.small, color="#57606a", family="DejaVu Sans", va="baseline")
-    for key in sorted(d.nodes):
-        n = d.nodes[key]
-        s = _gstyle(n)
-        ls = (0, tuple(float(t) for t in s["dash"].split())) if s["dash"] else "solid"
-        add(FancyBboxPatch((n.x, n.y), n.w, n.h, boxstyle="round,pad=0,rounding_size=2.5",
-                           fc=s["fill"], ec=s["stroke"], lw=s["width"] * 0.6, ls=ls, alpha=s["opacity"]))
-        for i, line in enumerate(n.lines):
-            ax.text(n.x + m.padx, _baseline(n, i, m), line, va="baseline", fontsize=n.font, color=s["text"],
-                    alpha=max(s["opacity"], 0.8), style="italic" if n.kind == "stub" and i == 0 else "normal")
-    return fig, W, H
 
 
 GRAPHS_PDF = "figures/_graphs.pdf"  # figure ids are [a-z0-9-]: no figure can have this name
@@ -1047,30 +1002,25 @@ GRAPHS_PDF = "figures/_graphs.pdf"  # figure ids are [a-z0-9-]: no figure can ha
 
 def section_graphs_pdf(claims: list, m: Metrics = PDF_METRICS) -> bytes:
     """Every section's drawing(s), for the LaTeX report, as the pages of one PDF (its fonts
-    embedded once, not once per drawing: a third of the drawing time).  JSON bytes of
+    embedded once, not once per drawing; written by report/pdfgraph.py).  JSON bytes of
     {"pdf": the PDF (base64), "sections": [{"name", "slug", "n", "uses_from", "used_by",
     "pages": [{"file", "page", "scale"}]}]}, `page` counting from 1 in GRAPHS_PDF (`scale` < 1
     only for a piece wider or taller than the page: never in the bundled paper)."""
     import base64
-    import io
     import json
 
-    import matplotlib
-    from matplotlib.backends.backend_pdf import PdfPages
+    from .pdfgraph import drawings_pdf
 
-    out = []
-    buf = io.BytesIO()
-    with matplotlib.rc_context(_PDF_RC), PdfPages(buf, metadata=_PDF_METADATA) as pdf:
-        number = 0
-        for g in section_graphs(claims, m):
-            pages = []
-            for page in g["pages"]:
-                fig, w, h = _drawing_figure(page, m)
-                pdf.savefig(fig)
-                number += 1
-                scale = min(1.0, PDF_LINEWIDTH / w, PDF_TEXTHEIGHT / h)
-                pages.append({"file": GRAPHS_PDF, "page": number, "scale": round(scale, 4)})
-            out.append({"name": g["name"], "slug": g["slug"], "n": len(g["ids"]), "uses_from": g["uses_from"],
-                        "used_by": g["used_by"], "pages": pages})
-    return json.dumps({"pdf": base64.b64encode(buf.getvalue()).decode() if out else "",
+    out, drawings = [], []
+    for g in section_graphs(claims, m):
+        pages = []
+        for page in g["pages"]:
+            drawings.append(page)
+            w, h = max(page.width, 40.0), max(page.height, 20.0)
+            scale = min(1.0, PDF_LINEWIDTH / w, PDF_TEXTHEIGHT / h)
+            pages.append({"file": GRAPHS_PDF, "page": len(drawings), "scale": round(scale, 4)})
+        out.append({"name": g["name"], "slug": g["slug"], "n": len(g["ids"]), "uses_from": g["uses_from"],
+                    "used_by": g["used_by"], "pages": pages})
+    data = drawings_pdf(drawings, m)[0] if drawings else b""
+    return json.dumps({"pdf": base64.b64encode(data).decode() if out else "",
                        "sections": out}).encode()
