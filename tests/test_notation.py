@@ -265,3 +265,27 @@ def test_every_coordinate_of_a_counterexample_in_notation():
     assert rows["claimed.pi_a"]["tex"] == r"\text{claimed: }\pi_\theta"
     assert rows["raw.better.pi_a"]["tex"] == r"\text{before shrinking, better: }\pi_\theta"
     assert rows["raw.point.b"]["label"] == "before shrinking: b"
+
+
+def test_subexpressions_printed_before_print_the_same_and_follow_the_notation():
+    """model/notation.py keeps a subexpression's LaTeX on the notation (95 % of the bundled
+    paper's printing repeated shared subexpressions).  What it gives must be what printing
+    from scratch gives: the same text, the use of a name still recorded, a changed display
+    form or name printed anew."""
+    a, b = sp.symbols("a b", positive=True)
+    big = sp.log(a / b) + sp.sqrt(a + b) ** 3 / (1 + a)
+    notation = Notation()
+    notation.display(a, r"\alpha_{\mathrm{x}}")
+    first = latex(big * b + 1, notation)
+    assert notation._printed and first == latex(big * b + 1, notation)
+    assert latex(big - a, notation) == latex(big - a, Notation(notation))  # a fresh notation: nothing kept
+    notation.display(a, r"\tilde a")
+    assert r"\tilde a" in latex(big * b + 1, notation) and r"\alpha" not in latex(big * b + 1, notation)
+    notation.define(big, r"\Phi")
+    rec: list = []
+    assert latex(big * b, notation, record=rec) == latex(big * b, Notation(notation)) and rec == [True]
+    latex(sp.sin(big) * b, notation)
+    rec2: list = []
+    latex(sp.sin(big) * b, notation, record=rec2)  # printed before: the name's use is still recorded
+    assert rec2 == [True]
+    assert r"\Phi" not in latex(big * b, notation, abbreviate=False)
