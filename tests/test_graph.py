@@ -263,3 +263,14 @@ def test_graph_pdf_is_written_directly_searchable_and_the_same_bytes(tmp_path):
     assert not [w for w in labels if re.sub(r"\s+", "", w) not in text]
     other = pages([dict(c, status="refuted") if c["id"] == "a-base" else c for c in CLAIMS])
     assert drawings_pdf(other, G.PDF_METRICS)[0] != data
+
+
+def test_graph_pdf_names_missing_fonts(monkeypatch):
+    """Without matplotlib's DejaVu fonts the graphs cannot be drawn: the error says which
+    font is missing, where it was looked for, and how to get it back."""
+    from verify_claims.report import pdfgraph
+
+    monkeypatch.setitem(pdfgraph._FONT_FILES, "mono", "NoSuchFont.ttf")
+    with pytest.raises(RuntimeError, match=r"NoSuchFont\.ttf.*reinstall matplotlib"):
+        pdfgraph.drawings_pdf([p for g in G.section_graphs(CLAIMS, G.PDF_METRICS) for p in g["pages"]],
+                              G.PDF_METRICS)

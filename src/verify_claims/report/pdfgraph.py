@@ -37,7 +37,12 @@ def _font_dir() -> Path:
     if spec is None or not spec.origin:
         raise RuntimeError("matplotlib is not installed: its DejaVu fonts draw the dependency graphs "
                            "(pip install matplotlib)")
-    return Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"
+    d = Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"
+    missing = [f for f in _FONT_FILES.values() if not (d / f).is_file()]
+    if missing:
+        raise RuntimeError(f"matplotlib's DejaVu fonts ({', '.join(missing)}) are not in {d}: they draw the "
+                           "dependency graphs; reinstall matplotlib from PyPI (pip install --force-reinstall matplotlib)")
+    return d
 
 
 def _rgb(colour: str) -> str:
