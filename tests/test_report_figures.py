@@ -295,13 +295,14 @@ def test_roots_scan_falls_back_to_mpmath_where_doubles_cancel():
 def test_a_figure_is_drawn_from_the_store_when_only_its_timing_differs(paper_figures, tmp_path, monkeypatch):
     """How long computing a figure took differs from run to run and is not drawn: it must
     not make every run draw the figure again (an edit to one claim redrew every figure)."""
+    import verify_claims.report.figures as figures
     import verify_claims.report.html as html
     import verify_claims.report.tex as tex
 
     drawn = []
-    for mod, name in ((tex, "figure_pdf"), (html, "figure_svg")):
-        real = getattr(mod, name)
-        monkeypatch.setattr(mod, name, lambda *a, real=real, name=name, **k: drawn.append(name) or real(*a, **k))
+    for name in ("figure_pdf", "figure_svg"):  # imported from figures.py when a figure is drawn
+        real = getattr(figures, name)
+        monkeypatch.setattr(figures, name, lambda *a, real=real, name=name, **k: drawn.append(name) or real(*a, **k))
 
     class Store:
         def __init__(self):

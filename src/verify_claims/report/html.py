@@ -18,7 +18,6 @@ import jinja2
 import markupsafe
 
 from .artifacts import cached, cached_text, drawing_input, stable_report
-from .figures import figure_svg
 from .graph import graph_inputs, neighbourhoods_json, section_graphs_html
 from ..atomic import write_text_atomic
 from .view import display_latex, for_render, rich_text, safe_math, wrap_math
@@ -50,10 +49,18 @@ def rich_html(text) -> markupsafe.Markup:
         for kind, part in rich_text(text)))
 
 
+def _figure_svg(f: dict, i: int) -> bytes:
+    # imported here: figures.py brings sympy and mpmath, which a run answered from the
+    # store (its figures' drawings too) never needs
+    from .figures import figure_svg
+
+    return figure_svg(f, id_prefix=f"fig{i + 1}-").encode()
+
+
 def _figure_views(view: dict, cache=None) -> None:
     for i, f in enumerate(view["figures"]):
-        f["svg"] = cached(cache, "figure svg", {"data": drawing_input(f), "prefix": i}, lambda f=f, i=i: figure_svg(
-            f, id_prefix=f"fig{i + 1}-").encode()).decode() if f.get("curves") else ""
+        f["svg"] = cached(cache, "figure svg", {"data": drawing_input(f), "prefix": i},
+                          lambda f=f, i=i: _figure_svg(f, i)).decode() if f.get("curves") else ""
         f["closed_form_ok"] = safe_math(f.get("closed_form", ""))
         f["stationarity_ok"] = safe_math(f.get("stationarity", ""))
         f["npoints"] = sum(len(c.get("points", [])) for c in f.get("curves", []))

@@ -28,7 +28,6 @@ import jinja2
 from ..atomic import write_text_atomic
 from ..children import die_with_parent
 from .artifacts import cached, cached_text, drawing_input, stable_report
-from .figures import figure_pdf
 from .graph import GRAPHS_PDF, STATUS_COLOURS, graph_inputs, section_graphs_pdf
 from .html import TEMPLATES
 from .view import display_latex, for_render, rich_text, safe_math, wrap_math
@@ -227,7 +226,7 @@ def write_latex(report: dict, report_dir, *, figures_note: str = "", cache=None,
         if not f.get("curves"):
             continue
         name = f"figures/{f['id']}.pdf"
-        pdf = cached(cache, "figure pdf", drawing_input(f), lambda f=f: _pdf_bytes(lambda p: figure_pdf(f, p)))
+        pdf = cached(cache, "figure pdf", drawing_input(f), lambda f=f: _figure_pdf(f))
         write_text_atomic(pdf, report_dir / name, mode="wb")
         files[f["id"]] = name
     sections = []
@@ -252,6 +251,14 @@ def write_findings_latex(report: dict, report_dir, *, cache=None, view=None) -> 
     text = cached_text(cache, "findings tex", stable, tokens, {},
                        lambda: render_latex(stable, findings_only=True, view=view), latex_escape)
     return write_text_atomic(text, Path(report_dir) / "findings.tex")
+
+
+def _figure_pdf(f: dict) -> bytes:
+    # imported here: figures.py brings sympy and mpmath, which a run answered from the
+    # store (its figures' drawings too) never needs
+    from .figures import figure_pdf
+
+    return _pdf_bytes(lambda p: figure_pdf(f, p))
 
 
 def _pdf_bytes(draw) -> bytes:
