@@ -1011,16 +1011,18 @@ def section_graphs_pdf(claims: list, m: Metrics = PDF_METRICS) -> bytes:
 
     from .pdfgraph import drawings_pdf
 
-    out, drawings = [], []
-    for g in section_graphs(claims, m):
+    graphs = section_graphs(claims, m)
+    drawings = [page for g in graphs for page in g["pages"]]
+    data, sizes = drawings_pdf(drawings, m) if drawings else (b"", [])
+    out, number = [], 0
+    for g in graphs:
         pages = []
-        for page in g["pages"]:
-            drawings.append(page)
-            w, h = max(page.width, 40.0), max(page.height, 20.0)
+        for _ in g["pages"]:
+            w, h = sizes[number]
+            number += 1
             scale = min(1.0, PDF_LINEWIDTH / w, PDF_TEXTHEIGHT / h)
-            pages.append({"file": GRAPHS_PDF, "page": len(drawings), "scale": round(scale, 4)})
+            pages.append({"file": GRAPHS_PDF, "page": number, "scale": round(scale, 4)})
         out.append({"name": g["name"], "slug": g["slug"], "n": len(g["ids"]), "uses_from": g["uses_from"],
                     "used_by": g["used_by"], "pages": pages})
-    data = drawings_pdf(drawings, m)[0] if drawings else b""
     return json.dumps({"pdf": base64.b64encode(data).decode() if out else "",
                        "sections": out}).encode()

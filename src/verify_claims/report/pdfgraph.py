@@ -18,6 +18,8 @@ import io
 import zlib
 from pathlib import Path
 
+from .graph import _baseline, _gstyle, edge_curve
+
 __all__ = ["drawings_pdf"]
 
 EDGE = "#8c959f"
@@ -163,15 +165,13 @@ def _page(d, m, fonts: dict, alphas: dict) -> tuple:
     """(drawing operators, labels to write, width, height) of one drawing: the labels are
     written once every font is subset (its glyph ids are known then); fonts record the
     characters they must hold, alpha states are named as they are first used."""
-    from .graph import _baseline, _gstyle, edge_curve
-
     W, H = max(d.width, 40.0), max(d.height, 20.0)
 
     def gs(a: float) -> str:
         if a >= 1.0:
             return "/GS1 gs"
-        key = f"/GS{len(alphas) + 2}" if a not in alphas else alphas[a]
-        alphas.setdefault(a, key)
+        if a not in alphas:
+            alphas[a] = f"/GS{len(alphas) + 2}"
         return f"{alphas[a]} gs"
 
     out = ["/GS1 gs"]
