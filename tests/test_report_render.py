@@ -332,6 +332,80 @@ def test_latex_error_fails_loudly(tmp_path):
     assert not (tmp_path / "report.pdf").exists()
 
 
+def _pdf_objects(pdf: bytes) -> bytes:
+    """The PDF's bytes with every Flate stream decompressed (pdflatex puts the catalog and
+    the outline in compressed object streams)."""
+    import zlib
+
+    out = [pdf]
+    for m in re.finditer(rb"stream\r?\n", pdf):
+        try:
+            out.append(zlib.decompressobj().decompress(pdf[m.end():]))
+        except zlib.error:
+            pass
+    return b"\n".join(out)
+
+
+def _typeset_twice(tex: Path, tmp: Path) -> tuple:
+    """pdflatex run twice on a copy of tex (with its figures), as build_pdf runs it: the PDF
+    and log of each run."""
+    from verify_claims.report.tex import pdflatex
+
+    work = tmp / "twice"
+    work.mkdir()
+    shutil.copy(tex, work / "report.tex")
+    if (tex.parent / "figures").is_dir():
+        shutil.copytree(tex.parent / "figures", work / "figures")
+    env = {**__import__("os").environ, "SOURCE_DATE_EPOCH": "0", "FORCE_SOURCE_DATE": "1"}
+    out = []
+    for _ in range(2):
+        subprocess.run([pdflatex(), "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "report.tex"],
+                       cwd=work, env=env, capture_output=True, check=True)
+        out.append(((work / "report.pdf").read_bytes(), (work / "report.log").read_text(errors="replace")))
+    return out
+
+
+def test_one_pdflatex_run_makes_the_final_pdf(reports, tmp_path, monkeypatch):
+    """The template needs no second run (bookmark writes the outline in the first, every
+    longtable column has a fixed width, nothing uses \\ref): a second run over the first
+    run's .aux and .out gives the same bytes, and build_pdf stops after one."""
+    need("pdflatex")
+    import verify_claims.report.tex as tex
+
+    rdir = reports[1][0][0]
+    (pdf1, log1), (pdf2, log2) = _typeset_twice(rdir / "report.tex", tmp_path)
+    assert not tex.asks_for_rerun(log1) and not tex.asks_for_rerun(log2)
+    assert pdf1 == pdf2
+    # the bookmarks, written in the one run: an /Outlines tree with an entry per section
+    objects = _pdf_objects(pdf1)
+    assert b"/Outlines" in objects and objects.count(b"/Title") >= 3, "report.pdf has no outline"
+    assert (rdir / "report.pdf").read_bytes() == pdf1  # what the command published
+    runs = []
+    real = tex.subprocess.run
+    monkeypatch.setattr(tex.subprocess, "run", lambda cmd, **kw: runs.append(cmd) or real(cmd, **kw))
+    (tmp_path / "again").mkdir()
+    shutil.copy(rdir / "report.tex", tmp_path / "again" / "report.tex")
+    shutil.copytree(rdir / "figures", tmp_path / "again" / "figures")
+    assert tex.build_pdf(tmp_path / "again" / "report.tex").read_bytes() == pdf1
+    assert len(runs) == 1
+
+
+def test_a_document_that_needs_a_second_run_gets_it(tmp_path):
+    """A reference resolved only from the previous run's .aux: the log asks for a rerun, and
+    build_pdf runs pdflatex again rather than publish "??"."""
+    need("pdflatex")
+    tool = shutil.which("pdftotext")
+    if not tool:
+        pytest.skip("pdftotext not installed")
+    from verify_claims.report.tex import build_pdf
+
+    tex = tmp_path / "report.tex"
+    tex.write_text("\\documentclass{article}\\begin{document}See Section~\\ref{s}.\\section{Here}\\label{s}\\end{document}\n")
+    pdf = build_pdf(tex)
+    text = subprocess.run([tool, str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "See Section 1." in text and "??" not in text
+
+
 def test_evidence_rows_in_words_only_fields_with_values():
     rep = _report(evidence={
         "certificate": {"method": "smt", "boxes": None, "depth": None, "goals": [], "detail": "z3 unsat",

@@ -7,7 +7,8 @@ unless it is explicitly wrapped as :class:`TeX` (math from sympy.latex that pass
 notes, reasons, counterexample values) can never inject LaTeX.
 
 :func:`build_pdf` compiles with ``pdflatex -interaction=nonstopmode -halt-on-error
--no-shell-escape`` twice in a temporary directory and then moves report.pdf into place;
+-no-shell-escape`` in a temporary directory (once: the template needs no second run; again
+only when the log asks for it) and then moves report.pdf into place;
 a LaTeX error raises :class:`LatexError` carrying the log excerpt.
 """
 
@@ -301,8 +302,8 @@ def _log_excerpt(log: str, source: str = "", limit: int = 3) -> str:
 def build_pdf(tex_path, *, timeout: float = 180.0, cache=None) -> Path:
     """Compile tex_path (with the figures beside it) into report.pdf next to it.
 
-    Twice (for references), in a temporary directory; the PDF is moved into place only
-    when both runs succeed.  Raises LatexError with the log excerpt on any LaTeX error,
+    Once (again only if the log asks for a rerun), in a temporary directory; the PDF is
+    moved into place only when every run succeeds.  Raises LatexError with the log excerpt on any LaTeX error,
     FileNotFoundError when pdflatex is not installed.  With `cache` (the proof store), a
     report.tex whose bytes and figures were typeset before gets that PDF again."""
     exe = pdflatex()
@@ -329,11 +330,9 @@ def _typeset(exe, tex_path, src_dir, timeout) -> bytes:
             shutil.copytree(src_dir / "figures", tmp / "figures")
         env = dict(os.environ, openout_any="p", openin_any="p", SOURCE_DATE_EPOCH="0",
                    FORCE_SOURCE_DATE="1")
-        for run in (1, 2):
-            # the first run only writes the .aux the second reads: -draftmode skips its PDF output
-            draft = ["-draftmode"] if run == 1 else []
+        for run in range(1, MAX_LATEX_RUNS + 1):
             try:
-                proc = subprocess.run([exe, *draft, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
+                proc = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
                                        "report.tex"], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
                                       capture_output=True, text=True, errors="replace", timeout=timeout,
                                       preexec_fn=die_with_parent)
@@ -341,8 +340,23 @@ def _typeset(exe, tex_path, src_dir, timeout) -> bytes:
                 raise LatexError(f"pdflatex did not finish within {timeout:g} s on {tex_path.name}") from None
             log = (tmp / "report.log").read_text(errors="replace") if (tmp / "report.log").exists() \
                 else proc.stdout
-            if proc.returncode != 0 or not (draft or (tmp / "report.pdf").exists()):
+            if proc.returncode != 0 or not (tmp / "report.pdf").exists():
                 raise LatexError(f"pdflatex failed on {tex_path.name} (run {run}, exit {proc.returncode}):\n"
                                  + _log_excerpt(log, tex_path.read_text(encoding="utf-8", errors="replace")),
                                  log)
+            if not asks_for_rerun(log):
+                break
         return (tmp / "report.pdf").read_bytes()
+
+
+# The template needs one run (see its preamble: bookmark, fixed-width longtable columns, no
+# \ref).  A run whose output depends on the previous run's .aux/.out says so in its log
+# (LaTeX: "Rerun to get cross-references right", longtable: "Rerun LaTeX", rerunfilecheck:
+# "Rerun to get outlines right"); only then is it typeset again, as latexmk would.
+MAX_LATEX_RUNS = 3
+_RERUN = re.compile(r"Rerun (?:to get|LaTeX)")
+
+
+def asks_for_rerun(log: str) -> bool:
+    """Does this pdflatex log ask for another run (its output read a stale .aux or .out)?"""
+    return bool(_RERUN.search(log))
