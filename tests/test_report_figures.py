@@ -9,7 +9,8 @@ import pytest
 import sympy as sp
 
 from verify_claims.figures import TOLERANCE, Curve, Figure
-from verify_claims.report.figures import compute_figure, figure_svg
+from verify_claims.report.figures import compute_figure
+from verify_claims.report.plots import figure_svg
 from verify_claims.run.collect import load_derivations
 from verify_claims.report.html import render_html
 
@@ -147,7 +148,7 @@ def test_numeric_figure_is_drawn_and_labelled(paper_figures):
     in (0, 1), the curves are ordered (14) = x_2 < x_3 < ... < x_64 < (15), and the figure says
     the curves are computed numerically, not a closed form."""
     from verify_claims.backends.instances import written_out
-    from verify_claims.report.figures import _draw
+    from verify_claims.report.plots import _draw
     from verify_claims.report.tex import render_latex
 
     fig, G, beta = _finite_g(paper_figures)
@@ -295,14 +296,14 @@ def test_roots_scan_falls_back_to_mpmath_where_doubles_cancel():
 def test_a_figure_is_drawn_from_the_store_when_only_its_timing_differs(paper_figures, tmp_path, monkeypatch):
     """How long computing a figure took differs from run to run and is not drawn: it must
     not make every run draw the figure again (an edit to one claim redrew every figure)."""
-    import verify_claims.report.figures as figures
     import verify_claims.report.html as html
+    import verify_claims.report.plots as plots
     import verify_claims.report.tex as tex
 
     drawn = []
-    for name in ("figure_pdf", "figure_svg"):  # imported from figures.py when a figure is drawn
-        real = getattr(figures, name)
-        monkeypatch.setattr(figures, name, lambda *a, real=real, name=name, **k: drawn.append(name) or real(*a, **k))
+    for name in ("figure_pdf", "figure_svg"):  # imported from plots.py when a figure is drawn
+        real = getattr(plots, name)
+        monkeypatch.setattr(plots, name, lambda *a, real=real, name=name, **k: drawn.append(name) or real(*a, **k))
 
     class Store:
         def __init__(self):

@@ -50,9 +50,9 @@ def rich_html(text) -> markupsafe.Markup:
 
 
 def _figure_svg(f: dict, i: int) -> bytes:
-    # imported here: figures.py brings sympy and mpmath, which a run answered from the
+    # imported here: matplotlib (a second or more of CPU), which a run answered from the
     # store (its figures' drawings too) never needs
-    from .figures import figure_svg
+    from .plots import figure_svg
 
     return figure_svg(f, id_prefix=f"fig{i + 1}-").encode()
 

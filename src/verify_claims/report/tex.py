@@ -255,9 +255,9 @@ def write_findings_latex(report: dict, report_dir, *, cache=None, view=None) -> 
 
 
 def _figure_pdf(f: dict) -> bytes:
-    # imported here: figures.py brings sympy and mpmath, which a run answered from the
+    # imported here: matplotlib (a second or more of CPU), which a run answered from the
     # store (its figures' drawings too) never needs
-    from .figures import figure_pdf
+    from .plots import figure_pdf
 
     return _pdf_bytes(lambda p: figure_pdf(f, p))
 
