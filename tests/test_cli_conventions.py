@@ -351,7 +351,9 @@ def test_readme_pytest_recipe_is_accepted_by_pytest():
     for cmd in _readme_commands():
         if cmd.startswith("pytest "):
             argv = [a for a in shlex.split(cmd)[1:] if not a.startswith("--junitxml")]
-            argv += ["--co", "-q", "-p", "no:cacheprovider"]
+            # collected in this process (-n 0: the repository's addopts would start a worker per
+            # core, each loading every derivation module), without other packages' plugins
+            argv += ["--co", "-q", "-p", "no:cacheprovider", "-n", "0", "-p", "no:hypothesispytest", "-p", "no:benchmark"]
             proc = subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=ROOT, capture_output=True,
                                   text=True, timeout=300)
             assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]

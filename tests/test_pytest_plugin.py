@@ -57,9 +57,14 @@ def derivations(pytester):
     return make
 
 
+# plugins of other packages that may be installed beside pytest and have nothing to do with
+# ours: hypothesis's alone takes 1.5 s of CPU to import in every pytest process started here
+OTHERS_OFF = ("-p", "no:randomly", "-p", "no:hypothesispytest", "-p", "no:benchmark")
+
+
 def _run(pytester, *args):
     # the plugin comes from the installed package's pytest11 entry point
-    return pytester.runpytest_subprocess("--verify-claims", "-p", "no:randomly", *args)
+    return pytester.runpytest_subprocess("--verify-claims", *OTHERS_OFF, *args)
 
 
 def test_the_entry_point_is_registered():
@@ -162,17 +167,17 @@ def test_junitxml_and_the_store_shared_with_the_cli(pytester, derivations):
 
 def test_inert_without_the_option(pytester, derivations):
     derivations(plg_good=GOOD)
-    result = pytester.runpytest_subprocess("derivations")
+    result = pytester.runpytest_subprocess("derivations", *OTHERS_OFF)
     assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
 
 
 def test_configuration_from_pyproject(pytester, derivations):
     derivations(plg_wrong=WRONG)
     pytester.makefile(".toml", pyproject='[tool.verify-claims]\nderivations = "derivations"\nseed = 7\n')
-    result = pytester.runpytest_subprocess("--verify-claims")
+    result = pytester.runpytest_subprocess("--verify-claims", *OTHERS_OFF)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["verify-claims: */derivations (seed 7,*"])
     pytester.makefile(".toml", pyproject='[tool.verify-claims]\nseeed = 7\n')
-    result = pytester.runpytest_subprocess("--verify-claims")
+    result = pytester.runpytest_subprocess("--verify-claims", *OTHERS_OFF)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*pyproject.toml*unknown key 'seeed' (did you mean 'seed'?)*"])
