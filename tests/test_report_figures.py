@@ -373,3 +373,28 @@ def test_a_figure_is_taken_from_the_store_until_its_declaration_changes(tmp_path
     assert len(calls) == 6
     compute_figures([_sqrt_figure()], store, "engine", reuse=False)  # --recheck: computed again
     assert len(calls) == 7
+
+
+def test_the_pdf_and_the_svg_of_a_figure_print_one_drawing(tmp_path, monkeypatch):
+    """report.tex's PDF and report.html's SVG of a figure come from one drawing (its layout
+    and mathtext are most of a figure's cost), with the same bytes as two separate ones; a
+    figure whose data differ is drawn anew."""
+    import verify_claims.report.plots as plots
+
+    data = compute_figure(_sqrt_figure())
+
+    def both(d, name):
+        plots.figure_pdf(d, tmp_path / f"{name}.pdf")
+        return (tmp_path / f"{name}.pdf").read_bytes(), plots.figure_svg(d, id_prefix="s-")
+
+    monkeypatch.setattr(plots, "_DRAWN", {})
+    plots.figure_pdf(data, tmp_path / "alone.pdf")  # each format from a drawing of its own
+    plots._DRAWN.clear()
+    separate = ((tmp_path / "alone.pdf").read_bytes(), plots.figure_svg(data, id_prefix="s-"))
+    drawn = []
+    real = plots._draw
+    monkeypatch.setattr(plots, "_draw", lambda d: drawn.append(d["id"]) or real(d))
+    plots._DRAWN.clear()
+    assert both(data, "shared") == separate and drawn == ["root-curve"]
+    other = {**data, "curves": [dict(data["curves"][0], label="other")] + data["curves"][1:]}
+    assert both(other, "other") != separate and drawn == ["root-curve"] * 2

@@ -9,6 +9,7 @@ mpmath (about 0.6 s of CPU for every run that draws a figure).
 from __future__ import annotations
 
 import io
+import json
 import re
 
 __all__ = ["figure_pdf", "figure_svg"]
@@ -72,13 +73,31 @@ def _plain(data: dict) -> dict:
             "references": [{**r, "label": lit(r["label"])} for r in data.get("references") or []]}
 
 
+# The figures drawn in this process, by their data: the report's PDF and the HTML's SVG of a
+# figure print one drawing (its layout, the labels' mathtext), not two.  A few only: a run
+# prints each figure's two formats one after the other.
+_DRAWN: dict = {}
+_DRAWN_KEPT = 8
+
+
+def _drawing(data: dict):
+    key = json.dumps(data, sort_keys=True, default=str)
+    got = _DRAWN.get(key)
+    if got is None:
+        got = _draw(data)
+        if len(_DRAWN) >= _DRAWN_KEPT:
+            _DRAWN.clear()
+        _DRAWN[key] = got
+    return got
+
+
 def _render(data: dict, canvas_cls, target, metadata) -> None:
     import matplotlib
 
     for attempt in (data, None):
         d = attempt if attempt is not None else _plain(data)
         try:
-            fig, rc = _draw(d)  # tight_layout already parses the labels
+            fig, rc = _drawing(d)  # tight_layout already parses the labels
             with matplotlib.rc_context(rc):
                 canvas = canvas_cls(fig)
                 printer = canvas.print_svg if hasattr(canvas, "print_svg") else canvas.print_pdf
