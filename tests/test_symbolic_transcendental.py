@@ -329,3 +329,44 @@ def test_chain_multiplier_nonzero_from_the_ends_and_not_beyond():
                  domain={_x: Interval.open(0, 3), c_: Interval.open(0, 1)})
     res = verify(wide, Settings(seed=0, samples=40))
     assert res.status == "refuted" and res.counterexample
+
+
+# ------------------------------------------------------------------ slacks as factors
+def test_a_slack_that_cannot_be_a_factor_is_not_cancelled(monkeypatch):
+    """Facts tries each slack k of a `where` relation as a factor (e = k q with q > 0);
+    cancel(e/k) is only worth its time when k can divide e's numerator.  A point where
+    k = 0 and e is a finite non-zero number shows it cannot: cancel() is skipped there, and
+    still run (and still proves) where k is a factor."""
+    p, q = sp.symbols("p q", positive=True)
+    slack = 1 - p - q
+    facts = Facts(positive=[slack])
+    calls = []
+    real = sp.cancel
+    monkeypatch.setattr(S.sp, "cancel", lambda e, *a, **k: calls.append(e) or real(e, *a, **k))
+    # a factor: proved through cancel, rational and with exp in the cofactor
+    assert facts.is_positive(sp.expand(slack * p * (1 + q))) and calls
+    calls.clear()
+    assert facts.is_positive(slack * exp(p) * q + slack * q) and len(calls) >= 1
+    # not a factor (non-zero at p = 1 - q): no cancel, and the answer it would have given
+    for e in (p * q - p ** 2 + 3 * q, exp(p) * q - p * exp(q), log(p) + q - p ** 3):
+        calls.clear()
+        assert not Facts(positive=[slack]).is_positive(e)
+        assert not any(slack in c.free_symbols or (c.free_symbols >= {p, q} and c.has(slack)) for c in calls), e
+        assert real(e / slack).is_positive is not True  # what cancel would have said
+    # undecidable by the point (k not linear in any symbol; e undefined where k = 0): cancel
+    # decides, as before
+    for k, e in ((1 - p ** 2 - q ** 2, (1 - p ** 2 - q ** 2) * p), (slack, p / slack + q)):
+        f = Facts(positive=[k])
+        assert not f._not_a_factor(e, k)
+
+
+def test_the_zero_point_lies_on_the_slack():
+    p, q, r = sp.symbols("p q r", positive=True)
+    f = Facts()
+    for k in (1 - p - q, 2 * p - 3 * q * r + 1, p * q ** 2 + 1 - q, q + 1 - p * r ** 2 - 2 * p):
+        pt = f._zero_point(k, {p, q, r})
+        assert pt is not None and k.xreplace(pt) == 0 and set(pt) == {p, q, r}, (k, pt)
+    # linear in no symbol outside exp, or only with a coefficient that is not rational there
+    assert f._zero_point(p * exp(p) - q ** 2, {p, q}) is None and f._zero_point(p * exp(q) - 1, {p, q}) is None
+    assert S._certainly_nonzero(exp(Rational(1, 3)) - 1) and not S._certainly_nonzero(exp(log(2)) - 2)
+    assert not S._certainly_nonzero(sp.zoo) and not S._certainly_nonzero(sp.I + 1)

@@ -126,8 +126,45 @@ class Facts:
         one: cancel() against a large one would eat the whole time slice.  For e with exp,
         log, ... in it this rarely holds and cancel() is slow (0.1 s per slack on
         1 + (1 - z_1) exp(...)/z_1, whose terms are plainly positive): tried after the rest."""
-        return any(k.free_symbols <= e.free_symbols and sp.cancel(e / k).is_positive is True
-                   for k in self.positive)
+        return any(k.free_symbols <= e.free_symbols and not self._not_a_factor(e, k)
+                   and sp.cancel(e / k).is_positive is True for k in self.positive)
+
+    def _not_a_factor(self, e, k) -> bool:
+        """True when the slack k certainly does not divide e's numerator, so that cancel(e/k)
+        keeps k in its denominator and, k's sign being unknown to sympy's assumptions, the
+        quotient's sign is unknown too: then the costly cancel() is not tried.  (Most of the
+        slack attempts fail, and most of their time was cancel() finding so.)  Shown by a point
+        where k = 0 and e is finite and not 0: were e's numerator N = k M as a polynomial in
+        e's atoms (cancel's view: exp(x) and x independent), N would vanish there.  False --
+        try cancel() -- whenever that cannot be shown or k's sign is known."""
+        if k.is_positive is True or k.is_negative is True or e.has(*_UNEVALUATED):
+            return False
+        pt = self._zero_point(k, e.free_symbols)
+        if pt is None:
+            return False
+        return _certainly_nonzero(e.xreplace(pt))
+
+    def _zero_point(self, k, symbols):
+        """Rational values of `symbols` with k = 0 there: the others at fixed rationals in
+        (0, 1), k solved for a symbol it is linear in (k = a s + b with a != 0 and b rational
+        there); None if there is no such symbol."""
+        key = ("zero point", k, frozenset(symbols))
+        if key in self._memo:
+            return self._memo[key]
+        got = None
+        inside = set().union(*(f.free_symbols for f in k.atoms(sp.Function, sp.Pow) if not
+                               (isinstance(f, sp.Pow) and f.exp.is_Integer)))
+        for s in sorted(k.free_symbols - inside, key=str):
+            a = sp.diff(k, s)
+            if a.has(s):
+                continue
+            base = {x: sp.Rational(2 * i + 3, 4 * i + 7) for i, x in enumerate(sorted(set(symbols) - {s}, key=str))}
+            av, b = a.xreplace(base), (k - a * s).xreplace(base)
+            if av.is_Rational and b.is_Rational and av != 0:
+                got = {**base, s: -b / av}
+                break
+        self._memo[key] = got
+        return got
 
     def _by_structure(self, e, depth, small) -> bool:
         # e = slack + (something non-negative); after the slacks as factors, as its recursion
@@ -254,7 +291,7 @@ class Facts:
         if e.is_nonnegative is True or self.is_positive(e, depth):
             return True
         for k in self.nonnegative:
-            if sp.count_ops(e) > _SLACK_OPS or not k.free_symbols <= e.free_symbols:
+            if sp.count_ops(e) > _SLACK_OPS or not k.free_symbols <= e.free_symbols or self._not_a_factor(e, k):
                 continue
             if sp.cancel(e / k).is_nonnegative is True:
                 return True
@@ -416,6 +453,28 @@ def _monotone_parts(t):
     if any(c.has(b) for b in bases):
         return None
     return ("pow", p), c, sp.Mul(*bases), bases
+
+
+# not evaluated at a point here: a sum, product or integral to a symbolic bound may be
+# slow to evaluate numerically, or mean nothing at a fractional one
+_UNEVALUATED = (sp.Sum, sp.Product, sp.Integral, sp.Limit, sp.Derivative)
+
+
+def _certainly_nonzero(v) -> bool:
+    """Is the closed number v (no symbols) finite and not 0?  Exactly for a rational; else
+    in mpmath at 30 and at 50 digits, which must agree to 12 digits and be far from 0 (a
+    zero computed with rounding error shrinks with more digits, a real value stays)."""
+    if v.is_Rational:
+        return v != 0
+    if v.free_symbols or v.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return False
+    try:
+        a, b = sp.N(v, 30), sp.N(v, 50)
+    except (TypeError, ValueError, ArithmeticError):
+        return False
+    if not (isinstance(a, sp.Float) and isinstance(b, sp.Float)):
+        return False  # complex, or not evaluated
+    return bool(abs(b) > 1e-10 and abs(a - b) <= abs(b) * 1e-12)
 
 
 def _roots(e) -> set:
