@@ -33,6 +33,18 @@ def _pythonpath_env() -> dict:
     return env
 
 
+_BUNDLED: list = []
+
+
+def bundled_paper_loaded():
+    """derivations/ loaded once per test process (4 to 5 s of CPU each time), for the tests
+    that only read its claims, problems and figures."""
+    if not _BUNDLED:
+        from verify_claims.run.collect import load_derivations
+        _BUNDLED.append(load_derivations(ROOT / "derivations"))
+    return _BUNDLED[0]
+
+
 @pytest.fixture
 def cli_env():
     return _pythonpath_env()

@@ -15,7 +15,7 @@ for _p in (ROOT / "src", ROOT / "derivations"):
         sys.path.insert(0, str(_p))
 
 from verify_claims import HOLDS, Ref  # noqa: E402
-from verify_claims.run.collect import load_derivations  # noqa: E402
+from conftest import bundled_paper_loaded  # noqa: E402
 from derivation_checks import verify  # noqa: E402  (replays committed certificates)
 from verify_claims.run.settings import Settings
 
@@ -57,7 +57,7 @@ def assert_established(c):
 # ------------------------------------------------------------------ the module itself
 
 def test_module_loads_without_problems():
-    loaded = load_derivations(ROOT / "derivations")
+    loaded = bundled_paper_loaded()
     problems = [p for p in loaded.problems if "s2_3" in str(p)]
     assert not problems, problems
     ids = [c.id for c in loaded.claims]

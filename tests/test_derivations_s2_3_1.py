@@ -26,6 +26,7 @@ from derivation_checks import variant  # noqa: E402
 
 import s2_3_1_binary_questions as m  # noqa: E402
 from _s231_helpers import closed_form_g2, closed_form_large  # noqa: E402
+from conftest import bundled_paper_loaded  # noqa: E402
 
 SETTINGS = Settings(seed=0, samples=60, precision=30)
 
@@ -59,8 +60,7 @@ def test_module_loads_and_validates():
 
 
 def test_loader_reports_no_problems():
-    from verify_claims.run.collect import load_derivations
-    loaded = load_derivations(ROOT / "derivations")
+    loaded = bundled_paper_loaded()
     mine = [p for p in loaded.problems if "s2_3_1" in str(p)]
     assert not mine, mine
 

@@ -16,6 +16,7 @@ from verify_claims import DeclarationError, Identity, Inequality, Narrowed, Ref,
 from verify_claims.model.narrowing import narrowing_json, restriction_of, undeclared_restrictions
 from verify_claims.report.inventory import render_inventory
 from verify_claims.run.collect import load_derivations
+from conftest import bundled_paper_loaded  # noqa: E402
 from verify_claims.run.keys import declaration_key
 
 # its module-scoped fixture runs once: one xdist worker takes the whole module
@@ -106,7 +107,7 @@ def test_bundled_paper_declares_every_restriction_the_guard_sees():
     """Every claim of derivations/ expected to hold whose domain is instances or a cut
     interval declares narrowed= or paper_domain= (the guard cannot be bypassed silently:
     this test fails naming the file, the claim, the symbol and what to add)."""
-    loaded = load_derivations(ROOT / "derivations")
+    loaded = bundled_paper_loaded()
     assert not loaded.problems, loaded.problems
     missing = [narrowing_json(c)["reason"] for c in loaded.claims if undeclared_restrictions(c)]
     assert not missing, "\n".join(missing)

@@ -12,6 +12,7 @@ from verify_claims.figures import TOLERANCE, Curve, Figure
 from verify_claims.report.figures import compute_figure
 from verify_claims.report.plots import figure_svg
 from verify_claims.run.collect import load_derivations
+from conftest import bundled_paper_loaded  # noqa: E402
 from verify_claims.report.html import render_html
 
 # its module-scoped fixture runs once: one xdist worker takes the whole module
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def paper_figures():
-    loaded = load_derivations(ROOT / "derivations")
+    loaded = bundled_paper_loaded()
     figs = {f.id: f for f in loaded.figures}
     assert {"fig-1-groups-of-two", "fig-2-large-groups", "fig-3-direct-kl"} <= set(figs), \
         [str(p) for p in loaded.problems]
