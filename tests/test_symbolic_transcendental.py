@@ -347,15 +347,16 @@ def test_a_slack_that_cannot_be_a_factor_is_not_cancelled(monkeypatch):
     assert facts.is_positive(sp.expand(slack * p * (1 + q))) and calls
     calls.clear()
     assert facts.is_positive(slack * exp(p) * q + slack * q) and len(calls) >= 1
-    # not a factor (non-zero at p = 1 - q): no cancel, and the answer it would have given
-    for e in (p * q - p ** 2 + 3 * q, exp(p) * q - p * exp(q), log(p) + q - p ** 3):
+    # not a factor (non-zero at p = 1 - q, or a pole there over a numerator that is not 0):
+    # no cancel, and the answer it would have given
+    for e in (p * q - p ** 2 + 3 * q, exp(p) * q - p * exp(q), log(p) + q - p ** 3, p / slack - q):
         calls.clear()
         assert not Facts(positive=[slack]).is_positive(e)
         assert not any(slack in c.free_symbols or (c.free_symbols >= {p, q} and c.has(slack)) for c in calls), e
         assert real(e / slack).is_positive is not True  # what cancel would have said
-    # undecidable by the point (k not linear in any symbol; e undefined where k = 0): cancel
-    # decides, as before
-    for k, e in ((1 - p ** 2 - q ** 2, (1 - p ** 2 - q ** 2) * p), (slack, p / slack + q)):
+    # undecidable by the point (k linear in no symbol; k a factor of the numerator over a
+    # common denominator): cancel decides, as before
+    for k, e in ((1 - p ** 2 - q ** 2, (1 - p ** 2 - q ** 2) * p), (slack, slack * p / (1 - p) + slack / q)):
         f = Facts(positive=[k])
         assert not f._not_a_factor(e, k)
 
@@ -363,10 +364,12 @@ def test_a_slack_that_cannot_be_a_factor_is_not_cancelled(monkeypatch):
 def test_the_zero_point_lies_on_the_slack():
     p, q, r = sp.symbols("p q r", positive=True)
     f = Facts()
-    for k in (1 - p - q, 2 * p - 3 * q * r + 1, p * q ** 2 + 1 - q, q + 1 - p * r ** 2 - 2 * p):
+    for k in (1 - p - q, 2 * p - 3 * q * r + 1, 1 - p * q ** 2 - q, q + 1 - p * r ** 2 - 2 * p):
         pt = f._zero_point(k, {p, q, r})
         assert pt is not None and k.xreplace(pt) == 0 and set(pt) == {p, q, r}, (k, pt)
     # linear in no symbol outside exp, or only with a coefficient that is not rational there
     assert f._zero_point(p * exp(p) - q ** 2, {p, q}) is None and f._zero_point(p * exp(q) - 1, {p, q}) is None
+    # only points the symbols' assumptions allow (p, q > 0): where k = 0 needs a negative one, none
+    assert f._zero_point(p + 2 * q + 1, {p, q}) is None
     assert S._certainly_nonzero(exp(Rational(1, 3)) - 1) and not S._certainly_nonzero(exp(log(2)) - 2)
     assert not S._certainly_nonzero(sp.zoo) and not S._certainly_nonzero(sp.I + 1)

@@ -136,13 +136,19 @@ class Facts:
         slack attempts fail, and most of their time was cancel() finding so.)  Shown by a point
         where k = 0 and e is finite and not 0: were e's numerator N = k M as a polynomial in
         e's atoms (cancel's view: exp(x) and x independent), N would vanish there.  False --
-        try cancel() -- whenever that cannot be shown or k's sign is known."""
+        try cancel() -- whenever that cannot be shown or k's sign is known.  (Over a common
+        denominator, e = N0/D0 with N0 = N g: N0 not 0 there shows it as well, where e has a
+        pole.)  The point satisfies every symbol's assumptions, so cancel's denominator, which
+        vanishes there with k, has no sign sympy could prove: the quotient's sign is unknown."""
         if k.is_positive is True or k.is_negative is True or e.has(*_UNEVALUATED):
             return False
         pt = self._zero_point(k, e.free_symbols)
         if pt is None:
             return False
-        return _certainly_nonzero(e.xreplace(pt))
+        v = e.xreplace(pt)
+        if v.has(sp.zoo, sp.nan):  # a pole there: ask the numerator over a common denominator
+            v = sp.fraction(sp.together(e))[0].xreplace(pt)
+        return _certainly_nonzero(v)
 
     def _zero_point(self, k, symbols):
         """Rational values of `symbols` with k = 0 there: the others at fixed rationals in
@@ -161,8 +167,10 @@ class Facts:
             base = {x: sp.Rational(2 * i + 3, 4 * i + 7) for i, x in enumerate(sorted(set(symbols) - {s}, key=str))}
             av, b = a.xreplace(base), (k - a * s).xreplace(base)
             if av.is_Rational and b.is_Rational and av != 0:
-                got = {**base, s: -b / av}
-                break
+                cand = {**base, s: -b / av}
+                if all(_consistent(x, v) for x, v in cand.items()):
+                    got = cand
+                    break
         self._memo[key] = got
         return got
 
@@ -458,6 +466,11 @@ def _monotone_parts(t):
 # not evaluated at a point here: a sum, product or integral to a symbolic bound may be
 # slow to evaluate numerically, or mean nothing at a fractional one
 _UNEVALUATED = (sp.Sum, sp.Product, sp.Integral, sp.Limit, sp.Derivative)
+
+
+def _consistent(symbol, value) -> bool:
+    """Does the number satisfy every assumption of the symbol (positive, integer, ...)?"""
+    return all(getattr(value, "is_" + a, None) is not False for a, holds in symbol.assumptions0.items() if holds)
 
 
 def _certainly_nonzero(v) -> bool:
