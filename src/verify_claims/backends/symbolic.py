@@ -130,16 +130,16 @@ class Facts:
                    and sp.cancel(e / k).is_positive is True for k in self.positive)
 
     def _not_a_factor(self, e, k) -> bool:
-        """True when the slack k certainly does not divide e's numerator, so that cancel(e/k)
-        keeps k in its denominator and, k's sign being unknown to sympy's assumptions, the
-        quotient's sign is unknown too: then the costly cancel() is not tried.  (Most of the
-        slack attempts fail, and most of their time was cancel() finding so.)  Shown by a point
-        where k = 0 and e is finite and not 0: were e's numerator N = k M as a polynomial in
-        e's atoms (cancel's view: exp(x) and x independent), N would vanish there.  False --
-        try cancel() -- whenever that cannot be shown or k's sign is known.  (Over a common
-        denominator, e = N0/D0 with N0 = N g: N0 not 0 there shows it as well, where e has a
-        pole.)  The point satisfies every symbol's assumptions, so cancel's denominator, which
-        vanishes there with k, has no sign sympy could prove: the quotient's sign is unknown."""
+        """True when cancel(e/k) certainly cannot show e/k > 0, so it is not tried (most slack
+        attempts fail, and cancel() finding so was most of their time).
+
+        Shown at a point where k = 0 that every symbol's assumptions allow:
+        - e there is finite and not 0 (or, where e has a pole, the numerator of e over a common
+          denominator is): then k does not divide e's numerator as a polynomial in e's atoms
+          (cancel's view: exp(x) and x independent), which would vanish there;
+        - so k stays in cancel's denominator, which vanishes at that point: sympy's (sound)
+          assumptions can prove no sign of it, and none of the quotient.
+        False -- try cancel() -- whenever no such point is found or k's sign is known."""
         if k.is_positive is True or k.is_negative is True or e.has(*_UNEVALUATED):
             return False
         pt = self._zero_point(k, e.free_symbols)
