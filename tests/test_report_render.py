@@ -390,6 +390,24 @@ def test_one_pdflatex_run_makes_the_final_pdf(reports, tmp_path, monkeypatch):
     assert len(runs) == 1
 
 
+def test_without_bookmark_the_outline_takes_a_second_run(reports, tmp_path, monkeypatch):
+    """A TeX installation without bookmark.sty (the template loads it only if present): the
+    outline comes from hyperref's .out, whose first run asks for a rerun, and gets it."""
+    need("pdflatex")
+    import verify_claims.report.tex as tex
+
+    rdir = reports[1][0][0]
+    source = (rdir / "report.tex").read_text(encoding="utf-8")
+    assert source.count("\\IfFileExists{bookmark.sty}") == 1
+    (tmp_path / "report.tex").write_text(source.replace("{bookmark.sty}", "{no-such-bookmark.sty}"), encoding="utf-8")
+    shutil.copytree(rdir / "figures", tmp_path / "figures")
+    runs = []
+    real = tex.subprocess.run
+    monkeypatch.setattr(tex.subprocess, "run", lambda cmd, **kw: runs.append(cmd) or real(cmd, **kw))
+    objects = _pdf_objects(tex.build_pdf(tmp_path / "report.tex").read_bytes())
+    assert len(runs) == 2 and b"/Outlines" in objects and objects.count(b"/Title") >= 3
+
+
 def test_a_document_that_needs_a_second_run_gets_it(tmp_path):
     """A reference resolved only from the previous run's .aux: the log asks for a rerun, and
     build_pdf runs pdflatex again rather than publish "??"."""
