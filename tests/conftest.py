@@ -7,6 +7,7 @@ put on ``sys.path``.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import textwrap
@@ -33,16 +34,17 @@ def _pythonpath_env() -> dict:
     return env
 
 
-_BUNDLED: list = []
-
-
+@functools.cache
 def bundled_paper_loaded():
     """derivations/ loaded once per test process (4 to 5 s of CPU each time), for the tests
     that only read its claims, problems and figures."""
-    if not _BUNDLED:
-        from verify_claims.run.collect import load_derivations
-        _BUNDLED.append(load_derivations(ROOT / "derivations"))
-    return _BUNDLED[0]
+    from verify_claims.run.collect import load_derivations
+    return load_derivations(ROOT / "derivations")
+
+
+# for the pytest processes tests start: plugins of other packages that may be installed beside
+# pytest and have nothing to do with ours (hypothesis's alone is 1.5 s of import per process)
+OTHER_PLUGINS_OFF = ("-p", "no:hypothesispytest", "-p", "no:benchmark")
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ from verify_claims.model.status import ExitCode
 from verify_claims.report.diff import build_parser as diff_parser
 
 from _sample_claims import TRUE_CLAIMS
+from conftest import OTHER_PLUGINS_OFF
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -353,7 +354,7 @@ def test_readme_pytest_recipe_is_accepted_by_pytest():
             argv = [a for a in shlex.split(cmd)[1:] if not a.startswith("--junitxml")]
             # collected in this process (-n 0: the repository's addopts would start a worker per
             # core, each loading every derivation module), without other packages' plugins
-            argv += ["--co", "-q", "-p", "no:cacheprovider", "-n", "0", "-p", "no:hypothesispytest", "-p", "no:benchmark"]
+            argv += ["--co", "-q", "-p", "no:cacheprovider", "-n", "0", *OTHER_PLUGINS_OFF]
             proc = subprocess.run([sys.executable, "-m", "pytest", *argv], cwd=ROOT, capture_output=True,
                                   text=True, timeout=300)
             assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]

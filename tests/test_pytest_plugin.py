@@ -14,6 +14,7 @@ import pytest
 from verify_claims.cli import main
 
 from _sample_claims import TRUE_CLAIMS, WRONG_CLAIM
+from conftest import OTHER_PLUGINS_OFF
 
 pytest_plugins = ["pytester"]
 
@@ -57,9 +58,7 @@ def derivations(pytester):
     return make
 
 
-# plugins of other packages that may be installed beside pytest and have nothing to do with
-# ours: hypothesis's alone takes 1.5 s of CPU to import in every pytest process started here
-OTHERS_OFF = ("-p", "no:randomly", "-p", "no:hypothesispytest", "-p", "no:benchmark")
+OTHERS_OFF = ("-p", "no:randomly", *OTHER_PLUGINS_OFF)
 
 
 def _run(pytester, *args):

@@ -8,6 +8,7 @@ claim's counterexample in HTML and PDF, and be byte-identical apart from timing 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -356,7 +357,7 @@ def _typeset_twice(tex: Path, tmp: Path) -> tuple:
     shutil.copy(tex, work / "report.tex")
     if (tex.parent / "figures").is_dir():
         shutil.copytree(tex.parent / "figures", work / "figures")
-    env = {**__import__("os").environ, "SOURCE_DATE_EPOCH": "0", "FORCE_SOURCE_DATE": "1"}
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "0", "FORCE_SOURCE_DATE": "1"}
     out = []
     for _ in range(2):
         subprocess.run([pdflatex(), "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "report.tex"],
