@@ -249,6 +249,12 @@ def _snapshot(rdir: Path) -> dict:
     return out
 
 
+def _hidden(rdir: Path) -> set:
+    """The names of the directory's hidden entries (the lock file, staging directories, a
+    publish journal, the proof store)."""
+    return {p.name for p in rdir.iterdir() if p.name.startswith(".")}
+
+
 def _seeds(rdir: Path) -> set:
     """The seed each report file states: one run's set states one seed."""
     seeds = {json.loads((rdir / "claims.json").read_text())["run"]["seed"]}
@@ -353,6 +359,7 @@ def test_killed_run_leaves_a_consistent_report(tmp_path, cli_env, first_run, pha
     shutil.copytree(first_run / "derivs", d)
     shutil.copytree(first_run / "r", rdir)
     before = _snapshot(rdir)
+    hidden_before = _hidden(rdir)
     assert "claims.json" in before and _seeds(rdir) == {1}
     if phase == "verification":
         (d / "slow.py").write_text(SLOW_IMPORT, encoding="utf-8")
@@ -399,6 +406,13 @@ def test_killed_run_leaves_a_consistent_report(tmp_path, cli_env, first_run, pha
         assert set(_snapshot(rdir)) == set(before)  # complete: the same files as a full run
     # no process of the killed run keeps running (workers, the loading child, pdflatex)
     _assert_gone(family)
+    if how != signal.SIGKILL and phase != "publishing":
+        # an interrupted run cleaned up on its way out: the previous set untouched (above) and
+        # nothing hidden left beside it (no staging directory, no journal, only the lock
+        # file), so a next run starts from exactly the state the first run left -- that run
+        # is made where something is left to clean up or complete (kill -9, publishing)
+        assert _hidden(rdir) == hidden_before
+        return
     # the next run publishes its own complete set and removes what the killed one left
     (d / "slow.py").unlink(missing_ok=True)
     third = _popen(d, rdir, cli_env, 3)
