@@ -434,7 +434,8 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
 
     try:
         outcome = run_directory(options, on_result=progress, on_start=on_start,
-                                on_running=live.running if live else None, on_mutated=mutated)
+                                on_running=live.running if live else None, on_mutated=mutated,
+                                beside=_renderers_beside(args))
     except UnknownIds as exc:
         raise _UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -684,6 +685,37 @@ def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:
     if failed and code == EXIT_OK:
         code = ExitCode.REPORT
     return code, notes, failed
+
+
+def _renderers_beside(args):
+    """What this process does while the verification's child loads the derivations (that
+    loading runs on one core; run.supervise): import the report renderers and matplotlib's
+    backends and compile the templates, about a second of CPU that would otherwise come
+    between the verdict and the report.  None when no report is rendered."""
+    html, latex = not args.no_html, not args.no_latex
+    if not (html or latex):
+        return None
+
+    def warm():
+        try:
+            from .report import plots
+            if html:
+                from .report.html import warm as warm_html
+                warm_html()
+            if latex:
+                from .report.tex import warm as warm_tex
+                warm_tex()
+            plots.warm(("svg",) * html + ("pdf",) * latex)
+        except Exception:  # noqa: BLE001 - whatever fails here fails again where it is needed, and is reported there
+            pass
+
+    def start():
+        import threading
+
+        thread = threading.Thread(target=warm, name="verify-claims-renderers", daemon=True)
+        thread.start()
+        return thread
+    return start
 
 
 def _write_latex_sources(report, args, fig_note, store, staging, notes, view=None) -> tuple:

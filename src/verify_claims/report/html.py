@@ -22,7 +22,7 @@ from .graph import graph_inputs, neighbourhoods_json, section_graphs_html
 from ..atomic import write_text_atomic
 from .view import display_latex, for_render, rich_text, safe_math, wrap_math
 
-__all__ = ["render_html", "write_html", "write_text_atomic", "MATHJAX_DIR", "TEMPLATES"]
+__all__ = ["render_html", "write_html", "write_text_atomic", "warm", "MATHJAX_DIR", "TEMPLATES"]
 
 _HERE = Path(__file__).resolve().parent
 TEMPLATES = _HERE / "templates"
@@ -39,6 +39,11 @@ def _environment() -> jinja2.Environment:
     env.filters["wrap"] = wrap_math
     env.filters["rich"] = rich_html
     return env
+
+
+def warm() -> None:
+    """Compile the page's template now, as the first rendering would (cli.py)."""
+    _environment().get_template("report.html.j2")
 
 
 def rich_html(text) -> markupsafe.Markup:

@@ -33,7 +33,7 @@ from .graph import GRAPHS_PDF, STATUS_COLOURS, graph_inputs, section_graphs_pdf
 from .html import TEMPLATES
 from .view import display_latex, for_render, rich_text, safe_math, wrap_math
 
-__all__ = ["LatexError", "TeX", "build_pdf", "latex_escape", "pdflatex", "render_latex", "write_latex",
+__all__ = ["LatexError", "TeX", "build_pdf", "latex_escape", "pdflatex", "render_latex", "warm", "write_latex",
            "write_findings_latex"]
 
 
@@ -180,6 +180,11 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     env.filters.update(tt=_tt, math=_math, imath=_inline_math, tex=TeX, e=latex_escape, anchor=anchor, rich=_rich)
     return env
+
+
+def warm() -> None:
+    """Compile the LaTeX template now, as the first rendering would (cli.py)."""
+    _environment().get_template("report.tex.j2")
 
 
 def anchor(cid) -> str:

@@ -122,12 +122,14 @@ def _listing_of(loaded) -> dict:
 
 
 def run_directory(options: RunOptions, on_result=None, on_start=None, on_running=None,
-                  on_mutated=None) -> RunOutcome:
+                  on_mutated=None, beside=None) -> RunOutcome:
     """Verify every claim of the derivations directory (or the --only / -k / --lf selection).
 
     on_start(total, from_store), on_result(result, done, total) and on_running(ids) (the
     claims being verified right now) report progress as it happens; with --mutate,
-    on_mutated(claim id, record, done, total) each claim's mutation record."""
+    on_mutated(claim id, record, done, total) each claim's mutation record.  `beside`:
+    started in this process when the verification's child is forked (run_supervised); not
+    for a run answered from the store."""
     store = options.store
     base_key, run_key = run_keys(options)
     if store is not None and not options.recheck:
@@ -143,7 +145,8 @@ def run_directory(options: RunOptions, on_result=None, on_start=None, on_running
 
     return run_supervised(work, import_timeout=options.import_timeout, import_wall=options.import_wall,
                           handlers={"start": on_start or _ignore, "result": on_result or _ignore,
-                                    "running": on_running or _ignore, "mutated": on_mutated or _ignore})
+                                    "running": on_running or _ignore, "mutated": on_mutated or _ignore},
+                          beside=beside)
 
 
 def _ignore(*_args) -> None:

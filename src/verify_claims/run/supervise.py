@@ -165,26 +165,47 @@ def _describe_death(code, timeout: float) -> str:
     return f"import ended the process (exit status {code})"
 
 
-def run_supervised(work, *, import_timeout: float, handlers: dict | None = None, import_wall: float | None = None):
+def run_supervised(work, *, import_timeout: float, handlers: dict | None = None, import_wall: float | None = None,
+                   beside=None):
     """Run work(emit, guard) in a forked child and return its value.
 
     `emit(name, *args)` in the child calls handlers[name](*args) in the parent; `guard`
     is an ImportGuard for the loader.  A child that dies while importing a file is
     started again with that file skipped (a problem naming the file and the cause).
-    Exceptions raised by the work are raised here (chained to the child's traceback)."""
+    Exceptions raised by the work are raised here (chained to the child's traceback).
+
+    `beside()`, if given, is called in this process once the first child is forked, and
+    returns a started thread (or None): work for this process while the child loads the
+    derivations on one core.  It is joined before any further fork, so no child is ever
+    forked while that thread holds an import lock, and before this function returns."""
     handlers = handlers or {}
     if "fork" not in mp.get_all_start_methods():  # pragma: no cover - non-POSIX: in process
         return work(lambda name, *args: handlers[name](*args) if name in handlers else None, None)
     skip: dict = {}
-    while True:
-        status, value = _attempt(work, import_timeout, handlers, skip, import_wall)
-        if status == "done":
-            return value
-        rel, cause = value
-        skip[rel] = cause
+    threads: list = []
+    started = beside
+    interrupted = False
+    try:
+        while True:
+            for t in threads:
+                t.join()
+            status, value = _attempt(work, import_timeout, handlers, skip, import_wall,
+                                     started=started, threads=threads)
+            started = None  # once per run, not once per child
+            if status == "done":
+                return value
+            rel, cause = value
+            skip[rel] = cause
+    except KeyboardInterrupt:
+        interrupted = True  # on its way out: the thread (a daemon) ends with the process
+        raise
+    finally:
+        if not interrupted:
+            for t in threads:  # no thread of this run outlives it: the caller may fork again
+                t.join()
 
 
-def _attempt(work, timeout, handlers, skip, import_wall=None):
+def _attempt(work, timeout, handlers, skip, import_wall=None, started=None, threads=None):
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     sys.stdout.flush()
@@ -192,6 +213,10 @@ def _attempt(work, timeout, handlers, skip, import_wall=None):
     proc = ctx.Process(target=_child, args=(child, work, timeout, skip), daemon=False)
     proc.start()
     child.close()
+    if started is not None:
+        thread = started()
+        if thread is not None and threads is not None:
+            threads.append(thread)
     importing = None  # (file, wall-clock start) of the import under way
     wall = (10 * timeout if import_wall is None else import_wall) + WALL_MARGIN
     if not math.isfinite(wall):

@@ -1,0 +1,128 @@
+"""Work the run's parent does beside the verification (run.supervise, ``beside``).
+
+The child that loads the derivations does so on one core; meanwhile the parent imports the
+report renderers and matplotlib and compiles the templates (cli._renderers_beside).  Shown
+here: the work starts only after the child is forked, is done before the run returns, and a
+child forked again (after a module crashed the interpreter) is forked with no such thread
+running, so no child ever inherits an import lock held by a thread that does not exist in
+it.  The reports themselves are the same bytes with or without it (test_hardening compares
+two runs byte for byte).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import sys
+import threading
+import time
+
+from verify_claims.run.supervise import run_supervised
+
+
+def _beside(log: list, seconds: float = 0.3):
+    def start():
+        log.append(("started", os.getpid(), len(mp.active_children()), time.monotonic()))
+
+        def work():
+            time.sleep(seconds)
+            log.append(("finished", time.monotonic()))
+        thread = threading.Thread(target=work, daemon=True)
+        thread.start()
+        log.append(("thread", thread))
+        return thread
+    return start
+
+
+def _ok(emit, guard):
+    return 42
+
+
+def test_work_beside_starts_after_the_fork_and_ends_before_the_run_returns():
+    log: list = []
+    assert run_supervised(_ok, import_timeout=30, beside=_beside(log)) == 42
+    started = [e for e in log if e[0] == "started"]
+    assert len(started) == 1
+    _, pid, children, _ = started[0]
+    assert pid == os.getpid() and children == 1  # in this process, with the child already forked
+    thread = next(e[1] for e in log if e[0] == "thread")
+    assert not thread.is_alive() and any(e[0] == "finished" for e in log)
+
+
+def _raises(emit, guard):
+    raise ValueError("a broken selection")
+
+
+def test_work_beside_ends_before_an_error_of_the_child_is_raised_here():
+    """An error of the child (an unknown --only id, say) reaches the caller, which may run
+    again in the same process (the pytest plugin, the tests): the thread is done by then."""
+    import pytest
+
+    log: list = []
+    with pytest.raises(ValueError, match="a broken selection"):
+        run_supervised(_raises, import_timeout=30, beside=_beside(log))
+    thread = next(e[1] for e in log if e[0] == "thread")
+    assert not thread.is_alive()
+
+
+def _crash_once(marker):
+    def work(emit, guard):
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            with guard.importing("crash.py"):
+                os._exit(3)  # dies while "importing": the parent forks a child again, skipping it
+        return sorted(guard.skip)
+    return work
+
+
+def test_a_child_forked_again_is_forked_after_the_work_beside_is_done(tmp_path):
+    log: list = []
+    forks: list = []
+    real_start = mp.get_context("fork").Process.start
+
+    def start(self):
+        # what is running in this process the moment a child is forked
+        forks.append([t for t in threading.enumerate() if t is not threading.main_thread() and t.is_alive()])
+        return real_start(self)
+
+    ctx_process = mp.get_context("fork").Process
+    ctx_process.start = start
+    try:
+        skipped = run_supervised(_crash_once(str(tmp_path / "crashed")), import_timeout=30,
+                                 beside=_beside(log, seconds=1.0))
+    finally:
+        ctx_process.start = real_start
+    assert skipped == ["crash.py"]
+    assert len(forks) == 2
+    thread = next(e[1] for e in log if e[0] == "thread")
+    assert thread not in forks[1], "a child was forked while the work beside was still running"
+    assert [e[0] for e in log].count("started") == 1  # once per run, not once per child
+    assert not thread.is_alive()
+
+
+def test_no_work_beside_without_a_report(tmp_path, cli_env):
+    """--no-html --no-latex: nothing to render, so the parent imports no renderer and no
+    matplotlib (the child, which verifies, imports sympy)."""
+    import json
+    import subprocess
+
+    from _report_fixtures import MODULE as REPORT_MODULE
+
+    d = tmp_path / "derivs"
+    d.mkdir()
+    (d / "s9_tiny.py").write_text(REPORT_MODULE, encoding="utf-8")
+    script = tmp_path / "wrapped.py"
+    script.write_text(
+        "import json, sys\nfrom verify_claims.cli import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print('HEAVY=' + json.dumps(sorted({m.split('.')[0] for m in sys.modules} & {'matplotlib', 'jinja2'})))\n",
+        encoding="utf-8")
+    seen = {}
+    for extra in ((), ("--no-html", "--no-latex")):
+        proc = subprocess.run([sys.executable, str(script), "--derivations", str(d), "--report-dir",
+                               str(tmp_path / "r"), "--samples", "20", "--no-pdf", "--no-cache", "-q", *extra],
+                              capture_output=True, text=True, env=cli_env, timeout=600)
+        assert "HEAVY=" in proc.stdout, proc.stdout + proc.stderr
+        seen[extra] = json.loads(proc.stdout.rsplit("HEAVY=", 1)[1])
+    assert seen[()] == ["jinja2", "matplotlib"]  # the report rendered (not vacuous)
+    assert "matplotlib" not in seen[("--no-html", "--no-latex")]
