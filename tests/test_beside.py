@@ -126,3 +126,39 @@ def test_no_work_beside_without_a_report(tmp_path, cli_env):
         seen[extra] = json.loads(proc.stdout.rsplit("HEAVY=", 1)[1])
     assert seen[()] == ["jinja2", "matplotlib"]  # the report rendered (not vacuous)
     assert "matplotlib" not in seen[("--no-html", "--no-latex")]
+
+
+def test_matplotlib_is_left_to_the_drawing_when_the_store_holds_drawings(tmp_path, cli_env):
+    """The edit loop: one claim changed, its figure's drawings already in the store.  The
+    parent imports matplotlib beside the verification only while the store holds no
+    drawings (a first run, --no-cache); here it would be a second of CPU for nothing."""
+    import json
+    import subprocess
+
+    from _report_fixtures import MODULE as REPORT_MODULE
+
+    d = tmp_path / "derivs"
+    d.mkdir()
+    module = d / "s9_tiny.py"
+    module.write_text(REPORT_MODULE, encoding="utf-8")
+    script = tmp_path / "wrapped.py"
+    script.write_text(
+        "import json, sys\nfrom verify_claims.cli import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print('HEAVY=' + json.dumps(sorted({m.split('.')[0] for m in sys.modules} & {'matplotlib', 'jinja2'})))\n",
+        encoding="utf-8")
+    seen = []
+    for k in range(2):
+        proc = subprocess.run([sys.executable, str(script), "--derivations", str(d), "--report-dir",
+                               str(tmp_path / "r"), "--samples", "20", "--no-pdf", "-q"],
+                              capture_output=True, text=True, env=cli_env, timeout=600)
+        assert "HEAVY=" in proc.stdout, proc.stdout + proc.stderr
+        seen.append(json.loads(proc.stdout.rsplit("HEAVY=", 1)[1]))
+        # a changed title: the directory is loaded again in a child (its claims' results come
+        # from the store) and the report is rendered again
+        edited = REPORT_MODULE.replace('title="A claim that is simply false"', 'title="Edited: simply false"')
+        assert edited != REPORT_MODULE
+        module.write_text(edited, encoding="utf-8")
+    assert seen[0] == ["jinja2", "matplotlib"]  # the first run drew the figure
+    assert seen[1] == ["jinja2"], seen  # rendered again, the drawing from the store
+    assert "Edited: simply false" in (tmp_path / "r" / "report.html").read_text(encoding="utf-8")

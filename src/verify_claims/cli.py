@@ -435,7 +435,7 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
     try:
         outcome = run_directory(options, on_result=progress, on_start=on_start,
                                 on_running=live.running if live else None, on_mutated=mutated,
-                                beside=_renderers_beside(args))
+                                beside=_renderers_beside(args, store))
     except UnknownIds as exc:
         raise _UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -687,14 +687,18 @@ def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:
     return code, notes, failed
 
 
-def _renderers_beside(args):
+def _renderers_beside(args, store):
     """What this process does while the verification's child loads the derivations (that
-    loading runs on one core; run.supervise): import the report renderers and matplotlib's
-    backends and compile the templates, about a second of CPU that would otherwise come
-    between the verdict and the report.  None when no report is rendered."""
+    loading runs on one core; run.supervise): import the report renderers and compile the
+    templates and, when the figures will be drawn, import matplotlib's backends: about a
+    second of CPU that would otherwise come between the verdict and the report.  The
+    figures are drawn when the store holds no drawings yet (none at all: --no-cache, a fresh
+    clone); otherwise they are most likely in it (an edit loop), and matplotlib is left to
+    the drawing, if one is needed after all.  None when no report is rendered."""
     html, latex = not args.no_html, not args.no_latex
     if not (html or latex):
         return None
+    draws = store is None or not store.read or not (store.root / "artifacts").is_dir()
 
     def warm():
         try:
@@ -705,7 +709,8 @@ def _renderers_beside(args):
             if latex:
                 from .report.tex import warm as warm_tex
                 warm_tex()
-            plots.warm(("svg",) * html + ("pdf",) * latex)
+            if draws:
+                plots.warm(("svg",) * html + ("pdf",) * latex)
         except Exception:  # noqa: BLE001 - whatever fails here fails again where it is needed, and is reported there
             pass
 
