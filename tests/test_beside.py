@@ -102,7 +102,8 @@ def test_a_child_forked_again_is_forked_after_the_work_beside_is_done(tmp_path):
 
 def test_no_work_beside_without_a_report(tmp_path, cli_env):
     """--no-html --no-latex: nothing to render, so the parent imports no renderer and no
-    matplotlib (the child, which verifies, imports sympy)."""
+    matplotlib (the child, which verifies, imports sympy).  A directory without figures:
+    the report is rendered, and nothing is drawn, so no matplotlib either."""
     import json
     import subprocess
 
@@ -126,6 +127,17 @@ def test_no_work_beside_without_a_report(tmp_path, cli_env):
         seen[extra] = json.loads(proc.stdout.rsplit("HEAVY=", 1)[1])
     assert seen[()] == ["jinja2", "matplotlib"]  # the report rendered (not vacuous)
     assert "matplotlib" not in seen[("--no-html", "--no-latex")]
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "m.py").write_text(
+        "import sympy as sp\nfrom verify_claims import Identity, Ref\nx = sp.Symbol('x', positive=True)\n"
+        "CLAIMS = [Identity(id='square', title='t', ref=Ref('1'), lhs=(x + 1)**2, rhs=x**2 + 2*x + 1,"
+        " domain={x: sp.Interval.open(0, 10)})]\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script), "--derivations", str(plain), "--report-dir",
+                           str(tmp_path / "r2"), "--samples", "20", "--no-pdf", "--no-cache", "-q"],
+                          capture_output=True, text=True, env=cli_env, timeout=600)
+    assert "HEAVY=" in proc.stdout and (tmp_path / "r2" / "report.html").is_file(), proc.stdout + proc.stderr
+    assert json.loads(proc.stdout.rsplit("HEAVY=", 1)[1]) == ["jinja2"]
 
 
 def test_matplotlib_is_left_to_the_drawing_when_the_store_holds_drawings(tmp_path, cli_env):

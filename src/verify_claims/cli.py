@@ -435,7 +435,7 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
     try:
         outcome = run_directory(options, on_result=progress, on_start=on_start,
                                 on_running=live.running if live else None, on_mutated=mutated,
-                                beside=_renderers_beside(args, store))
+                                beside=_renderers_beside(args, store, ddir))
     except UnknownIds as exc:
         raise _UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -687,18 +687,19 @@ def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:
     return code, notes, failed
 
 
-def _renderers_beside(args, store):
+def _renderers_beside(args, store, ddir):
     """What this process does while the verification's child loads the derivations (that
     loading runs on one core; run.supervise): import the report renderers and compile the
-    templates and, when the figures will be drawn, import matplotlib's backends: about a
-    second of CPU that would otherwise come between the verdict and the report.  The
-    figures are drawn when the store holds no drawings yet (none at all: --no-cache, a fresh
-    clone); otherwise they are most likely in it (an edit loop), and matplotlib is left to
-    the drawing, if one is needed after all.  None when no report is rendered."""
+    templates and, when figures will be drawn, import matplotlib's backends: about a
+    second of CPU that would otherwise come between the verdict and the report.  Figures
+    are drawn when a module mentions FIGURES and the store holds no drawings yet (none at
+    all: --no-cache, a fresh clone); otherwise there is nothing to draw or the drawings are
+    most likely stored (an edit loop), and matplotlib is left to the drawing, if one is
+    needed after all.  None when no report is rendered."""
     html, latex = not args.no_html, not args.no_latex
     if not (html or latex):
         return None
-    draws = store is None or not store.read or not (store.root / "artifacts").is_dir()
+    draws = (store is None or not store.read or not (store.root / "artifacts").is_dir()) and _mentions_figures(ddir)
 
     def warm():
         try:
@@ -721,6 +722,15 @@ def _renderers_beside(args, store):
         thread.start()
         return thread
     return start
+
+
+def _mentions_figures(ddir) -> bool:
+    """Does a derivation module of the directory mention FIGURES (run.collect)?  Only a
+    guess of whether the report will draw: a wrong guess costs time, never output."""
+    try:
+        return any(b"FIGURES" in p.read_bytes() for p in Path(ddir).glob("*.py"))
+    except OSError:
+        return True
 
 
 def _write_latex_sources(report, args, fig_note, store, staging, notes, view=None) -> tuple:
