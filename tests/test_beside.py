@@ -100,77 +100,65 @@ def test_a_child_forked_again_is_forked_after_the_work_beside_is_done(tmp_path):
     assert not thread.is_alive()
 
 
-def test_no_work_beside_without_a_report(tmp_path, cli_env):
-    """--no-html --no-latex: nothing to render, so the parent imports no renderer and no
-    matplotlib (the child, which verifies, imports sympy).  A directory without figures:
-    the report is rendered, and nothing is drawn, so no matplotlib either."""
+WRAPPED = ("import json, sys\nfrom verify_claims.cli import main\n"
+           "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+           "print('HEAVY=' + json.dumps(sorted({m.split('.')[0] for m in sys.modules} & {'matplotlib', 'jinja2'})))\n")
+
+
+def _parent_imports(tmp_path, env, derivs, rdir, *extra) -> list:
+    """Which of matplotlib and jinja2 the run's own process (the parent) imported."""
     import json
     import subprocess
 
+    script = tmp_path / "wrapped.py"
+    script.write_text(WRAPPED, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script), "--derivations", str(derivs), "--report-dir", str(rdir),
+                           "--samples", "20", "--no-pdf", "-q", *extra],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert "HEAVY=" in proc.stdout, proc.stdout + proc.stderr
+    return json.loads(proc.stdout.rsplit("HEAVY=", 1)[1])
+
+
+def _tiny(tmp_path):
     from _report_fixtures import MODULE as REPORT_MODULE
 
     d = tmp_path / "derivs"
     d.mkdir()
     (d / "s9_tiny.py").write_text(REPORT_MODULE, encoding="utf-8")
-    script = tmp_path / "wrapped.py"
-    script.write_text(
-        "import json, sys\nfrom verify_claims.cli import main\n"
-        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "print('HEAVY=' + json.dumps(sorted({m.split('.')[0] for m in sys.modules} & {'matplotlib', 'jinja2'})))\n",
-        encoding="utf-8")
-    seen = {}
-    for extra in ((), ("--no-html", "--no-latex")):
-        proc = subprocess.run([sys.executable, str(script), "--derivations", str(d), "--report-dir",
-                               str(tmp_path / "r"), "--samples", "20", "--no-pdf", "--no-cache", "-q", *extra],
-                              capture_output=True, text=True, env=cli_env, timeout=600)
-        assert "HEAVY=" in proc.stdout, proc.stdout + proc.stderr
-        seen[extra] = json.loads(proc.stdout.rsplit("HEAVY=", 1)[1])
-    assert seen[()] == ["jinja2", "matplotlib"]  # the report rendered (not vacuous)
-    assert "matplotlib" not in seen[("--no-html", "--no-latex")]
+    return d, REPORT_MODULE
+
+
+def test_no_work_beside_without_a_report(tmp_path, cli_env):
+    """--no-html --no-latex: nothing to render, so the parent imports no renderer and no
+    matplotlib (the child, which verifies, imports sympy).  A directory without figures:
+    the report is rendered, and nothing is drawn, so no matplotlib either."""
+    d, _ = _tiny(tmp_path)
+    rdir = tmp_path / "r"
+    assert _parent_imports(tmp_path, cli_env, d, rdir, "--no-cache") == ["jinja2", "matplotlib"]  # not vacuous
+    assert "matplotlib" not in _parent_imports(tmp_path, cli_env, d, rdir, "--no-cache", "--no-html", "--no-latex")
     plain = tmp_path / "plain"
     plain.mkdir()
     (plain / "m.py").write_text(
         "import sympy as sp\nfrom verify_claims import Identity, Ref\nx = sp.Symbol('x', positive=True)\n"
         "CLAIMS = [Identity(id='square', title='t', ref=Ref('1'), lhs=(x + 1)**2, rhs=x**2 + 2*x + 1,"
         " domain={x: sp.Interval.open(0, 10)})]\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script), "--derivations", str(plain), "--report-dir",
-                           str(tmp_path / "r2"), "--samples", "20", "--no-pdf", "--no-cache", "-q"],
-                          capture_output=True, text=True, env=cli_env, timeout=600)
-    assert "HEAVY=" in proc.stdout and (tmp_path / "r2" / "report.html").is_file(), proc.stdout + proc.stderr
-    assert json.loads(proc.stdout.rsplit("HEAVY=", 1)[1]) == ["jinja2"]
+    assert _parent_imports(tmp_path, cli_env, plain, tmp_path / "r2", "--no-cache") == ["jinja2"]
+    assert (tmp_path / "r2" / "report.html").is_file()
 
 
 def test_matplotlib_is_left_to_the_drawing_when_the_store_holds_drawings(tmp_path, cli_env):
     """The edit loop: one claim changed, its figure's drawings already in the store.  The
     parent imports matplotlib beside the verification only while the store holds no
     drawings (a first run, --no-cache); here it would be a second of CPU for nothing."""
-    import json
-    import subprocess
-
-    from _report_fixtures import MODULE as REPORT_MODULE
-
-    d = tmp_path / "derivs"
-    d.mkdir()
-    module = d / "s9_tiny.py"
-    module.write_text(REPORT_MODULE, encoding="utf-8")
-    script = tmp_path / "wrapped.py"
-    script.write_text(
-        "import json, sys\nfrom verify_claims.cli import main\n"
-        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "print('HEAVY=' + json.dumps(sorted({m.split('.')[0] for m in sys.modules} & {'matplotlib', 'jinja2'})))\n",
-        encoding="utf-8")
-    seen = []
-    for k in range(2):
-        proc = subprocess.run([sys.executable, str(script), "--derivations", str(d), "--report-dir",
-                               str(tmp_path / "r"), "--samples", "20", "--no-pdf", "-q"],
-                              capture_output=True, text=True, env=cli_env, timeout=600)
-        assert "HEAVY=" in proc.stdout, proc.stdout + proc.stderr
-        seen.append(json.loads(proc.stdout.rsplit("HEAVY=", 1)[1]))
-        # a changed title: the directory is loaded again in a child (its claims' results come
-        # from the store) and the report is rendered again
-        edited = REPORT_MODULE.replace('title="A claim that is simply false"', 'title="Edited: simply false"')
-        assert edited != REPORT_MODULE
-        module.write_text(edited, encoding="utf-8")
-    assert seen[0] == ["jinja2", "matplotlib"]  # the first run drew the figure
-    assert seen[1] == ["jinja2"], seen  # rendered again, the drawing from the store
-    assert "Edited: simply false" in (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    d, module_text = _tiny(tmp_path)
+    rdir = tmp_path / "r"
+    first = _parent_imports(tmp_path, cli_env, d, rdir)
+    # a changed title: the directory is loaded again in a child (its claims' results come
+    # from the store) and the report is rendered again
+    edited = module_text.replace('title="A claim that is simply false"', 'title="Edited: simply false"')
+    assert edited != module_text
+    (d / "s9_tiny.py").write_text(edited, encoding="utf-8")
+    second = _parent_imports(tmp_path, cli_env, d, rdir)
+    assert first == ["jinja2", "matplotlib"]  # the first run drew the figure
+    assert second == ["jinja2"]  # rendered again, the drawing from the store
+    assert "Edited: simply false" in (rdir / "report.html").read_text(encoding="utf-8")
