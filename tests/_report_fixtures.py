@@ -80,6 +80,31 @@ def need(program: str) -> str:
     pytest.skip(msg)
 
 
+_WRAPPED = textwrap.dedent('''
+    import json, sys
+    from verify_claims.cli import main
+    try:
+        main(sys.argv[1:])
+    except SystemExit:
+        pass
+    print("IMPORTED=" + json.dumps(sorted({m.split(".")[0] for m in sys.modules})))
+''')
+
+
+def parent_imports(tmp_path: Path, env: dict, derivs: Path, report_dir: Path, names, *extra) -> list:
+    """Which of `names` (top-level packages) the run's own process imported: a run of the
+    CLI in a wrapper that lists its modules at the end (--samples 20 --no-pdf -q, `extra`)."""
+    import json
+
+    script = tmp_path / "wrapped.py"
+    script.write_text(_WRAPPED, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script), "--derivations", str(derivs), "--report-dir",
+                           str(report_dir), "--samples", "20", "--no-pdf", "-q", *extra],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0 and "IMPORTED=" in proc.stdout, proc.stdout + proc.stderr
+    return sorted(set(json.loads(proc.stdout.rsplit("IMPORTED=", 1)[1])) & set(names))
+
+
 def run_cli(derivs: Path, report_dir: Path, env: dict, *extra) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "verify_claims", "--derivations", str(derivs), "--jobs", "1",
                            "--report-dir", str(report_dir), "--no-color", *extra],

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import sys
 import threading
 import time
 
@@ -100,23 +99,10 @@ def test_a_child_forked_again_is_forked_after_the_work_beside_is_done(tmp_path):
     assert not thread.is_alive()
 
 
-WRAPPED = ("import json, sys\nfrom verify_claims.cli import main\n"
-           "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-           "print('HEAVY=' + json.dumps(sorted({m.split('.')[0] for m in sys.modules} & {'matplotlib', 'jinja2'})))\n")
-
-
 def _parent_imports(tmp_path, env, derivs, rdir, *extra) -> list:
-    """Which of matplotlib and jinja2 the run's own process (the parent) imported."""
-    import json
-    import subprocess
+    from _report_fixtures import parent_imports
 
-    script = tmp_path / "wrapped.py"
-    script.write_text(WRAPPED, encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(script), "--derivations", str(derivs), "--report-dir", str(rdir),
-                           "--samples", "20", "--no-pdf", "-q", *extra],
-                          capture_output=True, text=True, env=env, timeout=600)
-    assert "HEAVY=" in proc.stdout, proc.stdout + proc.stderr
-    return json.loads(proc.stdout.rsplit("HEAVY=", 1)[1])
+    return parent_imports(tmp_path, env, derivs, rdir, ("matplotlib", "jinja2"), *extra)
 
 
 def _tiny(tmp_path):

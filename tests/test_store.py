@@ -333,39 +333,19 @@ def test_a_warm_run_takes_its_report_from_the_store_with_this_runs_time(write_mo
     assert calls.count("html") == 1 and calls.count("tex") == 2
 
 
-WRAPPED = textwrap.dedent('''
-    import json, sys
-    from verify_claims.cli import main
-    try:
-        main(sys.argv[1:])
-    except SystemExit:
-        pass
-    print("HEAVY=" + json.dumps(sorted({m.split(".")[0] for m in sys.modules} & {"sympy", "mpmath", "matplotlib"})))
-''')
-
-
 def test_a_run_answered_from_the_store_imports_neither_sympy_nor_matplotlib(tmp_path, cli_env):
     """Every verdict, figure and report of an unchanged directory comes from the store, so
     the run needs none of the heavy libraries: about half of a warm run's time was importing
     sympy for the figures' module, whose drawings were in the store too.  The tiny report
     paper has a figure (SVG and PDF), a failing claim and a hostile title."""
-    import subprocess
-    import sys
-
     from _report_fixtures import MODULE as REPORT_MODULE
+    from _report_fixtures import parent_imports
 
     d = tmp_path / "derivs"
     d.mkdir()
     (d / "s9_tiny.py").write_text(REPORT_MODULE, encoding="utf-8")
-    script = tmp_path / "wrapped.py"
-    script.write_text(WRAPPED, encoding="utf-8")
-    heavy = []
-    for _ in range(3):  # a search, the first warm run, a warm run again
-        proc = subprocess.run([sys.executable, str(script), "--derivations", str(d), "--report-dir",
-                               str(tmp_path / "r"), "--samples", "20", "--no-pdf", "-q"],
-                              capture_output=True, text=True, env=cli_env, timeout=600)
-        assert proc.returncode == 0 and "HEAVY=" in proc.stdout, proc.stdout + proc.stderr
-        heavy.append(json.loads(proc.stdout.rsplit("HEAVY=", 1)[1]))
+    heavy = [parent_imports(tmp_path, cli_env, d, tmp_path / "r", ("sympy", "mpmath", "matplotlib"))
+             for _ in range(3)]  # a search, the first warm run, a warm run again
     # the search drew the figure (not vacuous); the claims and the figure's data were worked
     # out in the child that imported the derivations, so the parent, which only draws, never
     # imported sympy (report/plots.py: the drawing without the computing)

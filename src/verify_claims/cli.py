@@ -699,9 +699,11 @@ def _renderers_beside(args, store, ddir):
     html, latex = not args.no_html, not args.no_latex
     if not (html or latex):
         return None
-    draws = (store is None or not store.read or not (store.root / "artifacts").is_dir()) and _mentions_figures(ddir)
 
     def warm():
+        # decided here, in the thread: a run answered from the store never reads the modules again
+        draws = (store is None or not store.read or not (store.root / "artifacts").is_dir()) \
+            and _mentions_figures(ddir)
         try:
             from .report import plots
             if html:
