@@ -399,3 +399,14 @@ def test_the_pdf_and_the_svg_of_a_figure_print_one_drawing(tmp_path, monkeypatch
     assert both(data, "shared") == separate and drawn == ["root-curve"]
     other = {**data, "curves": [dict(data["curves"][0], label="other")] + data["curves"][1:]}
     assert both(other, "other") != separate and drawn == ["root-curve"] * 2
+
+
+def test_free_symbols_left_after_the_params_are_the_substitutions():
+    # the loader skips the substitution only when no symbol could be left; otherwise it is made
+    from verify_claims.model.figures import _left_free
+
+    x, b, c = sp.symbols("x b c")
+    assert _left_free(b * x + b ** 2, {b: sp.Integer(2)}, {x}) == set()
+    assert _left_free(b * x + c, {b: sp.Integer(2)}, {x}) == {c}
+    assert _left_free(x + c * b, {b: sp.Integer(0)}, {x}) == set()  # c is multiplied by 0: gone
+    assert _left_free(b * x, {b: c + 1}, {x}) == {c}  # a value that is not a number brings its symbols
