@@ -235,7 +235,9 @@ def test_inequality_tight_at_interior_point_is_certified():
     # x (1 - x) <= 1/4 on [0, 1], with equality at x = 1/2
     res = run(Inequality(**meta("ineq-amgm"), lhs=x * (1 - x), op="<=", rhs=sp.Rational(1, 4), domain={x: UNIT}))
     assert res.status == "certified"
-    assert res.method == "sympy sign analysis"
+    # certification comes first for an inequality (tests/test_certify_first.py): Bernstein
+    # coefficients of 1/4 - x (1 - x) = (x - 1/2)^2, all non-negative
+    assert res.method == "certified (bernstein)"
 
 
 def test_inequality_tight_at_a_point_not_refuted():
@@ -377,10 +379,19 @@ QUAD = sp.Eq(x ** 2 - 3 * x + 2, 0)  # roots 1 and 2
 
 
 def test_root_unique_certified():
-    res = run(Root(**meta("root-2"), equation=QUAD, var=x, value=sp.S(2), interval=sp.Interval(sp.Rational(3, 2), 3),
-                   unique=True))
+    claim = Root(**meta("root-2"), equation=QUAD, var=x, value=sp.S(2), interval=sp.Interval(sp.Rational(3, 2), 3),
+                 unique=True)
+    res = run(claim)
     assert res.status == "certified"
-    assert res.evidence["symbolic"]["unique"] == "quadratic: the other root (Vieta) lies outside the interval"
+    # certification comes first for a root: z3 shows that no other root lies in the interval
+    assert res.evidence["certificate"]["goals"][-1] == {
+        "goal": "no other root in the interval", "method": "smt",
+        "detail": "z3 unsat of 'residual defined and = 0, x in the interval, x != value' (4 constraints, 0 obligations)"}
+    # the prover, which runs where certification decides nothing, knows the quadratic's other root
+    from verify_claims.engine.context import Context
+    proof = KINDS["root"].prove(claim, Context(SETTINGS))
+    assert proof.status == "certified"
+    assert proof.evidence["unique"] == "quadratic: the other root (Vieta) lies outside the interval"
 
 
 def test_root_with_parameter_established():
@@ -684,6 +695,10 @@ def test_a_claim_refuted_first_is_never_proved(monkeypatch):
 def test_engine_conflict_is_an_error_even_for_expected_refuted(monkeypatch):
     pass_screen(monkeypatch)
     patch_prove(monkeypatch, lambda claim: ProofOutcome("certified", "fake prover"))
+    # certification, which comes before the prover for an inequality, decides nothing here:
+    # the fake proof is what the numbers then contradict
+    from verify_claims.engine.goals import Certificate
+    monkeypatch.setattr(KINDS["inequality"], "certify", lambda *a: Certificate("undecided", reason="test"))
     res = run(Inequality(**meta("conflict-xfail"), lhs=x, op="<=", rhs=sp.S(0), domain={x: UNIT},
                          expect=refuted("positive x")))
     assert res.status == "error" and res.as_expected is False

@@ -183,10 +183,8 @@ def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
         if certificate.get("reason"):
             cert = Certificate("undecided", reason=certificate["reason"] + RECORDED_NOTE)
     else:
-        proof = _attempt_proof(kind, claim, ctx, _budget(settings.symbolic_budget(), ctx, settings, t0))
-        t2 = time.process_time()
-        cert = _attempt_certificate(kind, claim, ctx, proof, screen,
-                                    _budget(settings.certification_budget(), ctx, settings, t0))
+        proof, cert, proof_seconds = _prove_and_certify(kind, claim, ctx, screen, settings, t0)
+        t2 = t1 + proof_seconds
     t3 = time.process_time()
     strong = proof.status is not None or (cert is not None and cert.verdict == "certified")
     # the numbers again, every point in mpmath: for a claim that no proof or certificate
@@ -221,6 +219,39 @@ def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
     return Result.for_claim(claim, status, method=method, evidence=evidence, counterexample=counterexample,
                             message=message, steps=kind.steps(claim, proof, numeric),
                             seconds=round(time.process_time() - t0, 4))
+
+
+def _prove_and_certify(kind, claim, ctx, screen, settings, t0) -> tuple:
+    """(proof, certificate or None, the proof attempt's CPU seconds), cheapest first: the
+    prover and then certification; or, for a kind whose prover reaches no more than
+    certified and whose certification needs nothing from it (``Kind.certify_first``),
+    certification first and the prover only where it decided nothing.  A certificate that
+    decided nothing is then dropped when the prover established the claim, and tried once
+    more when the failed proof gave it something new (``Kind.certify_again``)."""
+    def prove():
+        start = time.process_time()
+        return _attempt_proof(kind, claim, ctx, _budget(settings.symbolic_budget(), ctx, settings, t0)), \
+            time.process_time() - start
+
+    def certify(proof):
+        return _attempt_certificate(kind, claim, ctx, proof, screen,
+                                    _budget(settings.certification_budget(), ctx, settings, t0))
+    if not kind.certify_first:
+        proof, seconds = prove()
+        return proof, certify(proof), seconds
+    cert = certify(NOT_ATTEMPTED)
+    if cert is not None and cert.verdict in ("certified", "refuted"):
+        return ProofOutcome(None, "sympy", {"skipped": f"{cert.verdict} by certification, tried first"}), cert, 0.0
+    proof, seconds = prove()
+    if proof.status is not None:
+        return proof, None, seconds
+    if kind.certify_again(claim, proof):
+        cert = certify(proof)
+    return proof, cert, seconds
+
+
+# what certification is given when it comes before the prover
+NOT_ATTEMPTED = ProofOutcome(None, "sympy", {})
 
 
 def _screen_summary(screen: NumericOutcome) -> dict:

@@ -32,6 +32,7 @@ class InequalityKind(Kind):
 
     cost = 3
     inequality_like = True
+    certify_first = True
 
     def spot_check(self, claim, settings, rng, screen=False):
         syms = claim.domain.symbols()

@@ -46,6 +46,7 @@ class MonotonicKind(Kind):
 
     cost = 3
     inequality_like = True
+    certify_first = True
 
     def spot_check(self, claim, settings, rng, screen=False):
         syms = claim.domain.symbols()

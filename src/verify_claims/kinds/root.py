@@ -55,6 +55,7 @@ class RootKind(Kind):
 
     cost = 3
     inequality_like = True
+    certify_first = True
 
     def spot_check(self, claim, settings, rng, screen=False):
         syms = claim.domain.symbols()
@@ -142,6 +143,10 @@ class RootKind(Kind):
             out.append(Goal(iv.end - v, "positive" if iv.right_open else "nonnegative", claim.domain,
                             "value below the interval's upper end"))
         return out
+
+    def certify_again(self, claim, proof):
+        # the exact proof that the value solves the equation, which certification takes as given
+        return bool(proof.evidence.get("solves_proved"))
 
     def certify(self, claim, ctx, proof, numeric, budget):
         solved = bool(proof.evidence.get("solves_proved"))
