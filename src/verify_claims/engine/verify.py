@@ -4,7 +4,9 @@
    machine floats, and mpmath for every point floats cannot clear.  A confirmed
    counterexample ends the claim's work at once: no symbolic attempt on a claim that is
    already refuted.
-2. **Prove, then certify**, cheapest method first, within CPU-time budgets.  With a
+2. **Prove and certify**, cheapest method first, within CPU-time budgets: the prover and
+   then certification, or certification first for a kind whose prover reaches no more than
+   certified (``Kind.certify_first``: inequalities, monotonicities, roots).  With a
    certificate (from the proof store or committed beside the derivations) only the
    recorded decisions are replayed: every step is re-done, none is trusted.  A replay that
    does not reach the recorded status is reported, and the claim is searched again.  A

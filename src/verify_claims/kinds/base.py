@@ -14,7 +14,8 @@ place how a claim of that kind is
 - mutated into plausible editing mistakes (``mutants``: which fields carry formulas, and
   the mistakes particular to the kind), for the mutation score (``verify_claims.mutation``).
 
-The engine (``engine.verify``) runs these in that order and combines what they found.
+The engine (``engine.verify``) runs these in that order (certification before the prover
+for a kind that sets ``certify_first``) and combines what they found.
 A simulation (``simulation.SimulationKind``) has no points, proofs or mutants: its
 ``evaluate(claim, settings)`` runs the claim's function and returns the whole result.
 """
