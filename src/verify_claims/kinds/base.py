@@ -43,9 +43,9 @@ class Kind:
     inequality_like = False  # its strongest status is "certified" (shown over a whole domain)
     # certification before the prover (engine.verify._prove_and_certify): for a kind whose
     # prover reaches no more than certified (a sign analysis), and whose certification needs
-    # nothing from it, the certificate's backends are the cheaper way to the same status (the
-    # bundled paper's inequalities, monotonicities and roots, from scratch: 92-105 s -> 57-66 s of
-    # CPU, the same statuses); the prover then runs only where certification decided nothing
+    # nothing from it, the certificate's backends are the cheaper way to the same status
+    # (the bundled paper's inequalities, monotonicities and roots, from scratch: 92-105 s
+    # -> 57-66 s of CPU, the same statuses); the prover runs where certification decided nothing
     certify_first = False
     mutable_fields: tuple = ()  # the fields whose formulas a mutant may get wrong
 
