@@ -1,5 +1,6 @@
-"""Certification before the prover, for the kinds whose prover reaches no more than
-certified (``Kind.certify_first``: inequalities, monotonicities, roots).
+"""Certification before the prover (``Kind.certify_first``): all of it for the kinds whose
+prover reaches no more than certified (inequalities, monotonicities, roots), route A by z3
+alone for a maximiser in one variable.
 
 The order only decides which method gets there first, never the status: the prover still
 runs where certification decided nothing, a proof still answers to the numbers, and a
@@ -18,7 +19,7 @@ from verify_claims.engine.verify import verify
 from verify_claims.kinds import KINDS
 from verify_claims.run.settings import Settings
 
-x, a = sp.symbols("x a")
+x, y, a = sp.symbols("x y a")
 UNIT = sp.Interval(0, 1)
 S = Settings(samples=40)
 
@@ -92,13 +93,56 @@ def test_a_counterexample_of_certification_refutes_without_the_prover(monkeypatc
     assert res.evidence["symbolic"]["skipped"] == "refuted by certification, tried first"
 
 
-def test_a_maximiser_is_proved_before_it_is_certified(monkeypatch):
+def test_a_maximiser_is_proved_before_routes_b_and_c(monkeypatch):
     # routes B and C of its certification take the prover's proof of the first-order condition
-    assert not KINDS["maximiser"].certify_first
     calls = prover_calls(monkeypatch, "maximiser")
-    res = run(Maximiser(**meta("concave"), objective=-(x - a) ** 2, wrt=(x,), at={x: a}, over={x: UNIT},
+    res = run(Maximiser(**meta("concave-2"), objective=-(x - a) ** 2 - (y - a) ** 2, wrt=(x, y), at={x: a, y: a},
+                        over={x: UNIT, y: UNIT}, domain={a: UNIT}))
+    assert res.status == "certified" and calls == ["concave-2"]
+    assert "skipped" not in res.evidence["symbolic"]
+    local = run(Maximiser(**meta("concave-1-local"), objective=-(x - a) ** 2, wrt=(x,), at={x: a}, over={x: UNIT},
+                          domain={a: UNIT}, scope="local"))
+    assert local.status == "certified" and calls == ["concave-2", "concave-1-local"]
+
+
+def test_route_a_by_z3_certifies_a_maximiser_in_one_variable_before_the_prover(monkeypatch):
+    calls = prover_calls(monkeypatch, "maximiser")
+    res = run(Maximiser(**meta("concave-1"), objective=-(x - a) ** 2, wrt=(x,), at={x: a}, over={x: UNIT},
                         domain={a: UNIT}))
-    assert res.status == "certified" and calls == ["concave"]
+    assert (res.status, res.method) == ("certified", "certified (smt)") and calls == []
+    assert res.evidence["certificate"]["detail"].startswith("route A: ")
+    assert res.evidence["symbolic"]["skipped"] == "certified by certification, tried first"
+
+
+def test_after_route_a_by_z3_the_whole_certification_follows_the_prover(monkeypatch):
+    from verify_claims.kinds import maximiser
+    seen = []
+    monkeypatch.setattr(maximiser, "_certify_maximiser", lambda claim, methods, t0, deadline, first_order, trace=None,
+                        only=None: seen.append((tuple(methods), only, first_order)) or Certificate("undecided",
+                                                                                                 reason="test"))
+    claim = dict(objective=-(x - a) ** 2, wrt=(x,), at={x: a}, over={x: UNIT}, domain={a: UNIT})
+    monkeypatch.setattr(KINDS["maximiser"], "prove", lambda claim, ctx: ProofOutcome(
+        None, "sympy", {"first_order": "gradient vanishes (proved)", "second_order": "not established"}))
+    run(Maximiser(**meta("a-then-all"), **claim))
+    assert seen[0] == (("smt",), ("A",), False)  # before the prover: route A, z3 alone
+    assert len(seen) == 2 and seen[1][1] is None and seen[1][2] is True  # after it: every route, every method
+    assert set(seen[1][0]) > {"smt"}
+    # the prover establishing the claim: no certification after it
+    seen.clear()
+    monkeypatch.setattr(KINDS["maximiser"], "prove", lambda claim, ctx: ProofOutcome("certified", "sympy", {}))
+    res = run(Maximiser(**meta("a-then-proof"), **claim))
+    assert len(seen) == 1 and res.method == "sympy"
+
+
+def test_a_route_a_that_needs_more_than_z3_is_certified_after_the_prover(monkeypatch):
+    # z3 declines exp before the prover; after it, route A's derivative signs are decided by
+    # the other backends
+    calls = prover_calls(monkeypatch, "maximiser")
+    res = run(Maximiser(**meta("exp-1"), objective=-(sp.exp(x) - sp.exp(a)) ** 2, wrt=(x,), at={x: a},
+                        over={x: UNIT}, domain={a: UNIT}))
+    assert res.status == "certified" and calls == ["exp-1"]
+    assert res.evidence["certificate"]["detail"].startswith("route A: ")
+    assert "skipped" not in res.evidence["symbolic"]
 
 
 def test_a_root_is_certified_again_with_what_the_prover_showed(monkeypatch):

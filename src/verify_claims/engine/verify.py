@@ -6,7 +6,8 @@
    already refuted.
 2. **Prove and certify**, cheapest method first, within CPU-time budgets: the prover and
    then certification, or certification first for a kind whose prover reaches no more than
-   certified (``Kind.certify_first``: inequalities, monotonicities, roots).  With a
+   certified (``Kind.certify_first``: inequalities, monotonicities, roots; a maximiser's
+   route A by z3 alone).  With a
    certificate (from the proof store or committed beside the derivations) only the
    recorded decisions are replayed: every step is re-done, none is trusted.  A replay that
    does not reach the recorded status is reported, and the claim is searched again.  A
@@ -225,35 +226,33 @@ def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
 
 def _prove_and_certify(kind, claim, ctx, screen, settings, t0) -> tuple:
     """(proof, certificate or None, the proof attempt's CPU seconds), cheapest first: the
-    prover and then certification; or, for a kind whose prover reaches no more than
-    certified and whose certification needs nothing from it (``Kind.certify_first``),
-    certification first and the prover only where it decided nothing.  A certificate that
-    decided nothing is then dropped when the prover established the claim, and tried once
-    more when the failed proof gave it something new (``Kind.certify_again``)."""
+    prover and then certification; or, for a kind that sets ``Kind.certify_first``, what of
+    certification needs nothing from the prover first (``Kind.certify_before_proof``: all of
+    it for a kind whose prover reaches no more than certified, a maximiser's route A by z3)
+    and the prover only where that decided nothing.  A certificate that decided nothing is
+    then dropped when the prover established the claim; certification runs after the prover
+    when nothing was tried before it, or when the failed proof gave it something new
+    (``Kind.certify_again``)."""
     def prove():
         start = time.process_time()
         return _attempt_proof(kind, claim, ctx, _budget(settings.symbolic_budget(), ctx, settings, t0)), \
             time.process_time() - start
 
-    def certify(proof):
+    def certify(proof, first=False):
         return _attempt_certificate(kind, claim, ctx, proof, screen,
-                                    _budget(settings.certification_budget(), ctx, settings, t0))
+                                    _budget(settings.certification_budget(), ctx, settings, t0), first=first)
     if not kind.certify_first:
         proof, seconds = prove()
         return proof, certify(proof), seconds
-    cert = certify(NOT_ATTEMPTED)
+    cert = certify(None, first=True)
     if cert is not None and cert.verdict in ("certified", "refuted"):
         return ProofOutcome(None, "sympy", {"skipped": f"{cert.verdict} by certification, tried first"}), cert, 0.0
     proof, seconds = prove()
     if proof.status is not None:
         return proof, None, seconds
-    if kind.certify_again(claim, proof):
+    if cert is None or kind.certify_again(claim, proof):
         cert = certify(proof)
     return proof, cert, seconds
-
-
-# what certification is given when it comes before the prover
-NOT_ATTEMPTED = ProofOutcome(None, "sympy", {})
 
 
 def _screen_summary(screen: NumericOutcome) -> dict:
@@ -309,15 +308,19 @@ def _budget(search: float, ctx: Context, settings: Settings, t0: float) -> float
     return max(0.0, _replay_end(settings, t0) - time.process_time())
 
 
-def _attempt_certificate(kind, claim, ctx: Context, proof: ProofOutcome, numeric, budget: float):
-    """Certification of an inequality-like claim the prover did not establish."""
-    if not kind.inequality_like or proof.status is not None:
+def _attempt_certificate(kind, claim, ctx: Context, proof: ProofOutcome | None, numeric, budget: float,
+                         first: bool = False):
+    """Certification of an inequality-like claim the prover did not establish, or (`first`)
+    what of it comes before the prover (None: nothing was attempted)."""
+    if not kind.inequality_like or proof is not None and proof.status is not None:
         return None
     if budget < 0.05:
         return Certificate("undecided", reason="no CPU time left for certification")
     box = None
     try:
         with time_limit(budget + CERTIFY_MARGIN, slices=_stretch(ctx)) as box:
+            if first:
+                return kind.certify_before_proof(claim, ctx, numeric, budget)
             return kind.certify(claim, ctx, proof, numeric, budget)
     except TimeUp as exc:
         if exc.box is not box:

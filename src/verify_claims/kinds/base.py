@@ -60,6 +60,11 @@ class Kind:
         with a reason), or None when the kind has nothing to certify."""
         return None
 
+    def certify_before_proof(self, claim, ctx, numeric, budget):
+        """What of certification comes before the prover (``certify_first``): a Certificate,
+        or None when nothing was attempted.  By default all of it, with no proof to go on."""
+        return self.certify(claim, ctx, ProofOutcome(None, "sympy", {}), numeric, budget)
+
     def certify_again(self, claim, proof) -> bool:
         """After a certification that came first and decided nothing, and a proof attempt
         that did not establish the claim either: does the attempt's evidence give
