@@ -241,10 +241,7 @@ def _prove_and_certify(kind, claim, ctx, screen, settings, t0) -> tuple:
     def certify(proof, first=False):
         return _attempt_certificate(kind, claim, ctx, proof, screen,
                                     _budget(settings.certification_budget(), ctx, settings, t0), first=first)
-    if not kind.certify_first:
-        proof, seconds = prove()
-        return proof, certify(proof), seconds
-    cert = certify(None, first=True)
+    cert = certify(None, first=True) if kind.certify_first else None
     if cert is not None and cert.verdict in ("certified", "refuted"):
         return ProofOutcome(None, "sympy", {"skipped": f"{cert.verdict} by certification, tried first"}), cert, 0.0
     proof, seconds = prove()
