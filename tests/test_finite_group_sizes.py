@@ -218,6 +218,78 @@ def test_sums_are_added_up_as_written_out_would():
     assert not polynomial_identically_zero(neg - neg.doit())
 
 
+def test_bernstein_adds_sums_up_as_written_out_would():
+    """The Bernstein backend's polynomial of a finite sum, added up term by term with its
+    index bound, has the coefficients of the written-out sum: powers of one base added up
+    (k x^k / x), a term with a factor that is exactly 0 dropped (its 1/(1 - x) never
+    evaluated), a bound that is an index, a binomial beyond its range; and a change of
+    1e-9 in one coefficient is seen."""
+    from verify_claims.backends.bernstein import poly_in_arb
+
+    k, j = sp.Symbol("k", integer=True, nonnegative=True), sp.Symbol("j", integer=True)
+    cases = [
+        sp.Sum(sp.binomial(4, k) * x**k * (1 - x) ** (4 - k) * sp.sqrt(k + 1), (k, 0, 4)),
+        sp.Sum(sp.sqrt(3 - k) * x**k / sp.sqrt(k + 1), (k, 0, 3)),      # sqrt(0) at k = 3
+        sp.Sum(k * x**k / x + (3 - k) * x**k * (1 - x) ** (3 - k) / (1 - x), (k, 0, 3)),
+        sp.Sum(x**k, (k, 3, 1)) + 1,                                        # an empty range
+        sp.Sum(k * sp.Sum(x ** (k + j), (j, 0, k)), (k, 0, 3)),             # a bound that is an index
+        sp.Sum(sp.binomial(3, k) * x**k, (k, 0, 5)) ** 2 - x,                # binomial(3, 5) = 0
+        sp.Sum(sp.binomial(-3, k) * x**k + sp.factorial(k) * x**k / (k + 1), (k, 0, 4)),
+    ]
+    def same(p, q):
+        return p.degree() == q.degree() and all((a - b).contains(0) for a, b in zip(p.coeffs(), q.coeffs()))
+
+    for e in cases:
+        w = written_out(e)
+        got = poly_in_arb(e, x, 256)
+        assert same(got, poly_in_arb(w, x, 256)), e
+        assert not same(got, poly_in_arb(w + x**2 / 10**9, x, 256)), e
+    rational = sp.Sum(sp.binomial(4, k) * x**k * (1 - x) ** (4 - k), (k, 0, 4))
+    assert poly_in_arb(rational, x, 64, exact=True) == poly_in_arb(written_out(rational), x, 64, exact=True)
+    # a true pole is not hidden: 1/x with a factor that is not 0
+    assert BERNSTEIN.decide(Goal(sp.Sum(x**k / x, (k, 0, 2)), "positive", Domain({x: sp.Interval(0, 1)}),
+                                 "t"), 2.0).verdict == "unknown"
+
+
+def test_a_goal_over_g_is_certified_by_bernstein_without_writing_its_sums_out(monkeypatch):
+    """P_G decreasing in x for G = 2..8: each value's derivative goes to the Bernstein
+    backend with its sum as declared (never written out); claimed increasing, the first
+    value's polynomial has the wrong sign."""
+    import time
+
+    from verify_claims.backends import instances as inst
+    from verify_claims.engine.goals import none_check, solve_goal
+
+    der = sp.diff(x1.PG_A, x1.x)
+    dom = Domain({x1.x: sp.Interval.open(0, 1), x1.G: sp.Range(2, 9)})
+    monkeypatch.setattr(inst, "written_out", lambda e: pytest.fail(f"written out: {e}"))
+    method, detail, _ = solve_goal(Goal(der, "negative", dom, "t"), ["bernstein"], time.process_time() + 30,
+                                   none_check)
+    assert method == "bernstein" and "(7 values)" in detail, detail
+    method, detail, _ = solve_goal(Goal(der, "positive", dom, "t"), ["bernstein"], time.process_time() + 30,
+                                   none_check)
+    assert method is None and "at G = 2" in detail and "mpmath did not confirm" in detail, detail
+    at_5 = der.xreplace({x1.G: 5})
+    assert BERNSTEIN.decide(Goal(at_5, "positive", Domain({x1.x: sp.Interval.open(0, 1)}), "t"),
+                            2.0).verdict == "violated"
+
+
+def test_other_backends_get_each_value_written_out():
+    import time
+
+    from verify_claims.engine.goals import none_check, solve_goal
+
+    G, k, y = sp.Symbol("G", integer=True, positive=True), sp.Symbol("k", integer=True), sp.Symbol("y")
+    dom = Domain({x: sp.Interval(0, 1), y: sp.Interval(0, 1), G: sp.Range(1, 4)})
+    e = sp.Sum(x**k * y, (k, 0, G - 1))   # two variables: Bernstein declines, z3 decides
+    method, detail, _ = solve_goal(Goal(e, "nonnegative", dom, "t"), ["bernstein", "smt"],
+                                   time.process_time() + 30, none_check)
+    assert method == "smt" and "(3 values)" in detail, detail
+    method, _, _ = solve_goal(Goal(e - sp.Rational(1, 2), "nonnegative", dom, "t"), ["bernstein", "smt"],
+                              time.process_time() + 30, none_check)
+    assert method is None
+
+
 def test_an_identity_over_g_is_proved_without_writing_its_sums_out(monkeypatch):
     from verify_claims.backends import instances as inst
     from verify_claims.kinds import identity

@@ -42,6 +42,9 @@ class Backend:
     """The interface every certification backend implements."""
 
     name = ""
+    # adds up the finite sums of a goal itself (backends.instances keeps them for it); every
+    # other backend is given them written out term by term
+    takes_sums = False
 
     def declines(self, goal) -> str | None:
         """Why this backend cannot decide the goal at all (None: it may try)."""

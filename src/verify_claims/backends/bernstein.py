@@ -53,50 +53,193 @@ def poly_in_arb(e, x, prec: int, exact: bool = False):
     from the expression tree: sums, products and non-negative integer powers of x-dependent
     parts, constants enclosed by the ball compiler.  exact=True: an fmpq_poly (every
     constant must be rational), so that zero coefficients are exactly zero.  Raises
-    _NotPolynomial otherwise."""
+    _NotPolynomial otherwise.
+
+    A finite sum (Sum with integer bounds, as a finite group size gives: P_G at G = 40) is
+    added up here term by term, its index bound to each value in turn, instead of being
+    written out as a sympy expression first (which cost the finite-G claims most of their
+    time).  Each term is what writing it out gives: powers of one base in a product are
+    added up (k x^k / x is x^(k-1) once k is a number), and a product with a constant
+    factor that is exactly 0 is 0 (the tie term k = G - 1), as sympy's own arithmetic
+    makes them.  Whether the sum as declared is defined everywhere (no 0 * (1/x) hiding a
+    pole) is the engine's separate check (goals._solve_instances)."""
     from .ball import compile_ball
     flint = _flint()
     ring = flint.fmpq_poly if exact else flint.arb_poly
+    indices = _index_symbols(e)
     memo: dict = {}
+    deps: dict = {}
 
-    def walk(node):
-        if node in memo:
-            return memo[node]
-        if not node.has(x):
-            if exact:
-                if not node.is_Rational:
-                    raise _NotPolynomial(f"constant {node} is not rational")
-                out = ring([flint.fmpq(int(node.p), int(node.q))])
+    def key(node, env):
+        if not env:
+            return node
+        d = deps.get(node)
+        if d is None:
+            d = deps[node] = tuple(s for s in indices if s in node.free_symbols)
+        return (node, tuple(env.get(s) for s in d)) if d else node
+
+    def constant(node, env):
+        if env and key(node, env) is not node:
+            c = _constant_at(node, env, exact)
+            if c is None:  # not a number this evaluator knows: sympy evaluates the term
+                node = node.xreplace({s: sp.Integer(v) for s, v in env.items()})
             else:
-                f = compile_ball(node, ())
-                if f is None:
-                    raise _NotPolynomial(f"constant {node} has no ball enclosure")
-                try:
-                    c = f([])
-                except (ArithmeticError, ValueError) as exc:  # not a finite real ball (sqrt(1 - sqrt 3))
-                    raise _NotPolynomial(f"constant {node} has no finite real enclosure") from exc
-                if not c.is_finite():
-                    raise _NotPolynomial(f"constant {node} has no finite real enclosure")
-                out = ring([c])
+                return ring([c])
+        if exact:
+            if not node.is_Rational:
+                raise _NotPolynomial(f"constant {node} is not rational")
+            return ring([flint.fmpq(int(node.p), int(node.q))])
+        f = compile_ball(node, ())
+        if f is None:
+            raise _NotPolynomial(f"constant {node} has no ball enclosure")
+        try:
+            c = f([])
+        except (ArithmeticError, ValueError) as exc:  # not a finite real ball (sqrt(1 - sqrt 3))
+            raise _NotPolynomial(f"constant {node} has no finite real enclosure") from exc
+        if not c.is_finite():
+            raise _NotPolynomial(f"constant {node} has no finite real enclosure")
+        return ring([c])
+
+    def walk(node, env):
+        k = key(node, env)
+        got = memo.get(k)
+        if got is not None:
+            return got
+        if not node.has(x):
+            out = constant(node, env)
         elif node == x:
             out = ring([0, 1])
         elif isinstance(node, sp.Add):
             out = ring([0])
             for a in node.args:
-                out = out + walk(a)
+                out = out + walk(a, env)
         elif isinstance(node, sp.Mul):
-            out = ring([1])
-            for a in node.args:
-                out = out * walk(a)
-        elif isinstance(node, sp.Pow) and node.exp.is_Integer and node.exp >= 0:
-            out = walk(node.base) ** int(node.exp)
+            out = _product(node, env)
+        elif isinstance(node, sp.Pow):
+            n = _integer_at(node.exp, env)
+            if n is None or n < 0:
+                raise _NotPolynomial(f"{type(node).__name__} of {x}")
+            out = walk(node.base, env) ** n
+        elif isinstance(node, sp.Sum) and len(node.limits) == 1:
+            var, lo, hi = node.limits[0]
+            a, b = _integer_at(lo, env), _integer_at(hi, env)
+            if a is None or b is None or var == x or b - a + 1 > MAX_SUM_TERMS:
+                raise _NotPolynomial(f"a sum over {var} without small integer bounds")
+            out = ring([0])
+            for i in range(a, b + 1):
+                out = out + walk(node.function, {**env, var: i})
         else:
             raise _NotPolynomial(f"{type(node).__name__} of {x}")
-        memo[node] = out
+        memo[k] = out
+        return out
+
+    def _product(node, env):
+        # the constant factors first: exactly 0 makes the term 0 whatever the rest is
+        out = ring([1])
+        powers: dict = {}
+        for a in node.args:
+            if not a.has(x):
+                out = out * walk(a, env)
+                if out.degree() < 0:
+                    return out
+            elif isinstance(a, sp.Pow):
+                n = _integer_at(a.exp, env)
+                if n is None:
+                    raise _NotPolynomial(f"Pow of {x}")
+                powers[a.base] = powers.get(a.base, 0) + n
+            else:
+                powers[a] = powers.get(a, 0) + 1
+        for base, n in powers.items():
+            if n < 0:
+                raise _NotPolynomial(f"Pow of {x}")
+            if n:
+                out = out * walk(base, env) ** n
         return out
 
     with flint.ctx.workprec(prec):
-        return walk(sp.sympify(e))
+        return walk(sp.sympify(e), {})
+
+
+MAX_SUM_TERMS = 20000  # as instances.MAX_TERMS: a longer sum is not added up
+
+
+def _index_symbols(e) -> tuple:
+    return tuple(sorted({lim[0] for node in sp.sympify(e).atoms(sp.Sum) for lim in node.limits}, key=str))
+
+
+def _finite_sums(e, x) -> bool:
+    """Every sum of e has one index, not x, and bounds made of integers and the indices of
+    enclosing sums."""
+    indices = set(_index_symbols(e))
+    for node in sp.sympify(e).atoms(sp.Sum):
+        if len(node.limits) != 1:
+            return False
+        var, lo, hi = node.limits[0]
+        if var == x or not (lo.free_symbols | hi.free_symbols) <= indices:
+            return False
+    return True
+
+
+def _integer_at(e, env):
+    """The integer value of e (an exponent or a bound) with the sums' indices at `env`, or
+    None when it is not an integer made of integers and bound indices."""
+    if e.is_Integer:
+        return int(e)
+    if e.is_Symbol:
+        return env.get(e)
+    if isinstance(e, (sp.Add, sp.Mul)):
+        vals = [_integer_at(a, env) for a in e.args]
+        if any(v is None for v in vals):
+            return None
+        out = 0 if isinstance(e, sp.Add) else 1
+        for v in vals:
+            out = out + v if isinstance(e, sp.Add) else out * v
+        return out
+    return None
+
+
+def _constant_at(e, env, exact: bool):
+    """A constant term's value with the sums' indices at `env`: an exact fmpq (exact) or an
+    arb ball, from integers, rationals, the bound indices, sums, products, powers (square
+    roots as balls only) and binomial coefficients; None for anything else (the caller
+    then lets sympy evaluate it)."""
+    flint = _flint()
+    if e.is_Rational:
+        q = flint.fmpq(int(e.p), int(e.q))
+        return q if exact else flint.arb(q)
+    if e.is_Symbol:
+        v = env.get(e)
+        if v is None:
+            return None
+        return flint.fmpq(v) if exact else flint.arb(v)
+    if isinstance(e, (sp.Add, sp.Mul)):
+        out = None
+        for a in e.args:
+            v = _constant_at(a, env, exact)
+            if v is None:
+                return None
+            out = v if out is None else (out + v if isinstance(e, sp.Add) else out * v)
+        return out
+    if isinstance(e, sp.Pow):
+        base = _constant_at(e.base, env, exact)
+        if base is None:
+            return None
+        n = _integer_at(e.exp, env)
+        if n is not None:
+            if n < 0 and (base == 0 if exact else not base > 0 and not base < 0):
+                return None  # 1/0, or a ball that may be 0: sympy says what it is
+            return base ** n
+        if exact or e.exp not in (sp.S.Half, -sp.S.Half) or not base >= 0:
+            return None  # a root is rational only sometimes: sympy decides
+        r = base.sqrt()
+        return r if e.exp is sp.S.Half else (1 / r if r > 0 else None)
+    if isinstance(e, sp.binomial):
+        n, k = (_integer_at(a, env) for a in e.args)
+        if n is None or k is None or n < 0 or n > MAX_SUM_TERMS:
+            return None
+        c = comb(n, k) if 0 <= k <= n else 0
+        return flint.fmpq(c) if exact else flint.arb(c)
+    return None
 
 
 def bernstein_coefficients(p, lo, hi, prec: int) -> list:
@@ -150,6 +293,7 @@ class BernsteinBackend(Backend):
     """Sign of a one-variable polynomial on a bounded interval by Bernstein coefficients."""
 
     name = "bernstein"
+    takes_sums = True
 
     def declines(self, goal):
         if goal.want not in ("positive", "nonnegative", "negative", "nonpositive"):
@@ -165,9 +309,14 @@ class BernsteinBackend(Backend):
         st = goal.domain.sets.get(x)
         if not isinstance(st, sp.Interval) or not (st.start.is_Rational and st.end.is_Rational):
             return "not a bounded interval with rational ends"
-        if e.has(sp.Sum, sp.Product, sp.Integral):
-            return "an unexpanded sum or integral"
-        if not e.is_polynomial(x):
+        if e.has(sp.Product, sp.Integral):
+            return "an unexpanded product or integral"
+        if e.has(sp.Sum):
+            # added up term by term in poly_in_arb; whether the terms are polynomials is
+            # found there (sympy's is_polynomial does not look into a sum)
+            if not _finite_sums(e, x):
+                return "a sum without integer bounds"
+        elif not e.is_polynomial(x):
             return "not a polynomial"
         return None
 

@@ -15,7 +15,7 @@ import sympy as sp
 
 from ..model.domain import Domain
 
-__all__ = ["instances", "instance_values", "written_out", "summands", "MAX_INSTANCES", "MAX_TERMS"]
+__all__ = ["instances", "instance_values", "written_out", "written_once", "summands", "MAX_INSTANCES", "MAX_TERMS"]
 
 MAX_INSTANCES = 128
 MAX_TERMS = 20000  # a longer sum is left as it is (the backends then decline it)
@@ -75,11 +75,13 @@ def summands(e, sym, value, domain: Domain):
     return out
 
 
-def instances(e, domain: Domain):
+def instances(e, domain: Domain, written: bool = True):
     """(symbol, [(value, expression, domain)]) when `e` has a sum or product whose bounds
     depend on a symbol with a finite discrete domain (at most MAX_INSTANCES values): per
-    value, `e` with the symbol replaced and the sums written out, on the domain of the
-    other symbols.  None when there is nothing to split.
+    value, `e` with the symbol replaced and (`written`) the sums written out, on the domain
+    of the other symbols.  None when there is nothing to split.  Not written out, each
+    value's sums have integer bounds: a backend that adds them up itself (Bernstein) is
+    spared writing out 63 sums as sympy expressions, the others get ``written_once``.
 
     Kept on the domain per expression: a claim's goal, its definedness and its identity
     split the same expression (63 values written out) several times."""
@@ -88,10 +90,23 @@ def instances(e, domain: Domain):
     if memo is None:
         memo = {}
         object.__setattr__(domain, "_instances", memo)
-    if e not in memo:
-        memo[e] = _instances(e, domain)
-    got = memo[e]
+    if (e, written) not in memo:
+        memo[(e, written)] = _instances(e, domain, written)
+    got = memo[(e, written)]
     return None if got is None else (got[0], list(got[1]))
+
+
+_WRITTEN: dict = {}
+
+
+def written_once(e):
+    """written_out(e), kept for the next backend that asks for the same instance."""
+    got = _WRITTEN.get(e)
+    if got is None:
+        if len(_WRITTEN) > 512:
+            _WRITTEN.clear()
+        got = _WRITTEN[e] = written_out(e)
+    return got
 
 
 def instance_values(e, domain: Domain):
@@ -126,9 +141,9 @@ def instance_values(e, domain: Domain):
     return s, out
 
 
-def _instances(e, domain: Domain):
+def _instances(e, domain: Domain, written: bool):
     split = instance_values(e, domain)
     if split is None:
         return None
     s, values = split
-    return s, [(v, written_out(e.xreplace({s: v})), dom) for v, dom in values]
+    return s, [(v, written_once(e.xreplace({s: v})) if written else e.xreplace({s: v}), dom) for v, dom in values]

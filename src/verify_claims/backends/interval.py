@@ -34,6 +34,8 @@ import mpmath
 import sympy as sp
 from mpmath import iv
 
+from . import Backend
+
 __all__ = ["Undefined", "IntervalAnswer", "enclose", "branch_and_bound"]
 
 
@@ -719,7 +721,7 @@ def box_declines(goal, capability: str, missing: str) -> str | None:
     return None
 
 
-class IntervalBackend:
+class IntervalBackend(Backend):
     """Branch-and-bound with outward rounding (mpmath.iv)."""
 
     name = "interval"

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
+from . import Backend
 from .timebox import slice_deadline
 
 try:  # optional at import time, so that the rest of the engine works without it
@@ -335,7 +336,7 @@ def check_goal(expr, want: str, domain, timeout: float, dps: int = 50, extra=())
                      seconds=secs)
 
 
-class SmtBackend:
+class SmtBackend(Backend):
     """z3 nonlinear real arithmetic: unsat of the negation certifies; a model is a candidate."""
 
     name = "smt"

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from ..model.domain import Domain
-from . import smt
+from . import Backend, smt
 from .functions import nonsmooth
 from .rational import identically_zero, polynomial_identically_zero  # noqa: F401 - re-exported
 from .timebox import TimeUp, time_limit
@@ -1690,7 +1690,7 @@ def _relax_logs(e, facts):
     return None if out.has(sp.log) else out
 
 
-class SymbolicBackend:
+class SymbolicBackend(Backend):
     """sympy sign analysis (never a refutation: a failed proof is only "unknown")."""
 
     name = "symbolic"

@@ -24,14 +24,14 @@ replay of the certificate runs only that backend.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import mpmath
 import sympy as sp
 
 from ..backends import METHODS, certification_backends
 from ..backends.definedness import defined
-from ..backends.instances import instances
+from ..backends.instances import instances, written_once
 from ..backends.sampling import contains, in_interval
 from ..model.domain import Domain
 
@@ -62,6 +62,9 @@ class Goal:
     # "expr has the sign except on one curve x = v(parameters) where it touches 0", x this
     # variable (ball's touching search only): with the value a root, it is the only root in x
     off_curve: object = None
+    # a finite parameter's instance whose sums are not written out yet (backends.instances):
+    # a backend that does not add them up itself gets them written out
+    sums_kept: bool = False
 
 
 @dataclass
@@ -121,6 +124,8 @@ def undecided(t0, records, reason, boxes=0, depth=0):
 # ------------------------------------------------------------------ one goal
 def _run_backend(name, goal, seconds, cx_check, trace):
     backend = certification_backends()[name]
+    if not backend.takes_sums:
+        goal = _written(goal)
     why = backend.declines(goal)
     if why:
         return None, f"declined: {why}", {}
@@ -140,9 +145,14 @@ def _run_backend(name, goal, seconds, cx_check, trace):
     return None, dec.detail, info
 
 
+def _written(goal):
+    return replace(goal, expr=written_once(goal.expr), sums_kept=False) if goal.sums_kept else goal
+
+
 def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
     """(method, detail, info) of the first method that holds, or (None, reasons, info)."""
-    split = instances(goal.expr, goal.domain) if goal.curve is None and goal.off_curve is None else None
+    split = instances(goal.expr, goal.domain, written=False) \
+        if goal.curve is None and goal.off_curve is None else None
     if split is not None:
         return _solve_instances(goal, split, methods, deadline, cx_check, trace, _reduce)
     tried = []
@@ -174,7 +184,7 @@ def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
     for m in options:
         if m == "monotone":
             until = deadline if replaying else min(deadline, time.process_time() + METHOD_SECONDS[m])
-            red = _monotone_end(goal, methods, until, trace)
+            red = _monotone_end(_written(goal), methods, until, trace)
             if red is not None:
                 if trace is not None:
                     trace.won(point, m)
@@ -214,7 +224,7 @@ def _solve_instances(goal, split, methods, deadline, cx_check, trace, _reduce):
         if exact is not None:
             check.exact = lambda point, v=v: exact({**point, s: v})
         sub = Goal(ev, goal.want, dom, f"{goal.text} [{s} = {v}]", extra=tuple(
-            sp.sympify(r).xreplace({s: v}) for r in goal.extra))
+            sp.sympify(r).xreplace({s: v}) for r in goal.extra), sums_kept=True)
         m, detail, info = solve_goal(sub, methods, deadline, check, trace, _reduce)
         boxes += info.get("boxes") or 0
         depth = max(depth, info.get("depth") or 0)
