@@ -3,11 +3,14 @@
 Budgets and the per-claim limit count CPU time, and z3 is interrupted by CPU time too, so
 a claim gets the same amount of work whether the machine is quiet or other processes keep
 every core busy.  Shown on budget-heavy claims of the bundled paper, searched from scratch
-(no store, no certificates): once on a quiet machine, once with a CPU-burning process per
-core on top of the run's own two workers (and, in the parallel suite, the other test
-workers).  `bench/bench_run.py --load` does the same for the whole paper with two burners
-per core; here one per core keeps the burners from taking the CPU of the rest of the suite.
-Slow by nature (the loaded run takes two to three times longer in wall time).
+(no store, no certificates) with a CPU-burning process per core on top of the run's own two
+workers (and, in the parallel suite, the other test workers): each must reach the status
+its committed certificate records, which is what the same search reached on the quiet
+machine that ran `--update-certificates` (a quiet run here would be 15 to 30 s of the
+suite's CPU to find it again).  `bench/bench_run.py --load` compares the whole paper quiet
+and loaded, with two burners per core; here one per core keeps the burners from taking the
+CPU of the rest of the suite.  Slow by nature (the loaded run takes two to three times
+longer in wall time).
 
 A slower CPU is another matter: a search's CPU budgets do run out sooner there.  What makes
 its verdicts the same is the committed certificates, whose replay is not held to a search's
@@ -51,9 +54,15 @@ def _run(tmp: Path) -> tuple:
     return proc.returncode, {c["id"]: c["status"] for c in report["claims"]}
 
 
+def _committed_statuses() -> dict:
+    records = json.loads((ROOT / "derivations" / "certificates.json").read_text())["claims"]
+    return {cid: records[cid]["status"] for cid in HEAVY}
+
+
 @pytest.mark.slow
 def test_same_statuses_and_exit_code_with_every_core_busy(tmp_path):
-    quiet_code, quiet = _run(tmp_path / "quiet")
+    quiet = _committed_statuses()
+    assert set(quiet.values()) <= {"proved", "certified"}  # a search's verdict, none lost to a budget
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
                for _ in range(os.cpu_count() or 1)]
     try:
@@ -62,9 +71,8 @@ def test_same_statuses_and_exit_code_with_every_core_busy(tmp_path):
         for b in burners:
             b.kill()
             b.wait()
-    assert quiet_code == loaded_code == 0
+    assert loaded_code == 0
     assert loaded == quiet
-    assert set(quiet) >= set(HEAVY) and "timeout" not in quiet.values()
 
 
 # its replay decides side conditions in steps that take most of a search's 1 s slice here:
