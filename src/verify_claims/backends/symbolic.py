@@ -27,6 +27,7 @@ for a decreasing f; a sum with such a pair and a non-negative rest is positive
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -114,7 +115,7 @@ class Facts:
         # rule out (no matched pair of terms) and the slack search is slow on such sums
         if isinstance(e, sp.Add) and depth <= _MONO_DEPTH and self._monotone_difference(e, depth, True):
             return True
-        small = sp.count_ops(e) <= _SLACK_OPS
+        small = count_ops(e) <= _SLACK_OPS
         if small and e.has(*_TRANSCENDENTAL):
             # the slacks as factors last (see _slack_multiple): the structure usually decides
             return self._by_structure(e, depth, small) or self._slack_multiple(e)
@@ -299,7 +300,7 @@ class Facts:
         if e.is_nonnegative is True or self.is_positive(e, depth):
             return True
         for k in self.nonnegative:
-            if sp.count_ops(e) > _SLACK_OPS or not k.free_symbols <= e.free_symbols or self._not_a_factor(e, k):
+            if count_ops(e) > _SLACK_OPS or not k.free_symbols <= e.free_symbols or self._not_a_factor(e, k):
                 continue
             if sp.cancel(e / k).is_nonnegative is True:
                 return True
@@ -413,7 +414,7 @@ class Facts:
             return bool(diff.is_positive if strict else diff.is_nonnegative)
         if ask(diff, depth):
             return True
-        if sp.count_ops(diff) > _SLACK_OPS:
+        if count_ops(diff) > _SLACK_OPS:
             return False
         tog = sp.together(diff)
         if tog != diff and ask(tog, depth):
@@ -529,6 +530,13 @@ def split_logs(expr, facts: Facts):
     return expr.xreplace(reps) if reps else expr
 
 
+@functools.lru_cache(maxsize=2048)
+def count_ops(e) -> int:
+    """sympy's count_ops, kept per expression: the sign analysis asks it of the same
+    subexpressions again at every level of its recursion, and sympy's count_ops is slow
+    (it takes each product apart with fraction())."""
+    return sp.count_ops(e)
+
 # ------------------------------------------------------------------ exp/log normal form
 # Identities used, each only where its side conditions are proven (Facts):
 #   asinh(u) = log(u + sqrt(u**2 + 1))                      u real
@@ -630,7 +638,7 @@ def _sign_of(g, facts: Facts) -> int:
 def _signed_factors(base, facts: Facts):
     """(c, [(g, m), ...]) with base == c * prod g**m, c a number, every g provably positive
     and every m an integer; the factorisation of a polynomial base where it is small."""
-    if isinstance(base, sp.Add) and sp.count_ops(base) <= _FACTOR_OPS:
+    if isinstance(base, sp.Add) and count_ops(base) <= _FACTOR_OPS:
         cf, factors = _factor_list(base)
         out = []
         for g, m in factors:
@@ -694,7 +702,7 @@ def _positive_parts(a, facts: Facts, depth=0):
         return None
     a = sp.together(a)
     num, den = sp.fraction(a)
-    if _has_radical_sum(den) and sp.count_ops(a) <= _RADSIMP_OPS:
+    if _has_radical_sum(den) and count_ops(a) <= _RADSIMP_OPS:
         num, den = _rationalise(num, den)
     c = sp.S.One
     parts: dict = {}
@@ -833,7 +841,7 @@ def _merge_roots(node, facts: Facts):
         if not all(facts.is_positive(f.base) for f in fs):
             continue
         merged = _plain_expand(sp.Mul(*[f.base for f in fs]))
-        if sp.count_ops(merged) < sum(sp.count_ops(f.base) for f in fs):
+        if count_ops(merged) < sum(count_ops(f.base) for f in fs):
             for f in fs:
                 out.remove(f)
             out.append(merged ** r)
@@ -1054,7 +1062,7 @@ def denested(expr, facts: Facts):
     rep = {}
     roots = _free_half_powers(expr)
     for W in sorted(_nested_roots(expr, roots), key=sp.default_sort_key):
-        if sp.count_ops(W) > _DENEST_OPS:
+        if count_ops(W) > _DENEST_OPS:
             continue
         for U in _denesting_candidates(W):
             if identically_zero(U ** 2 - W) and _provably_nonnegative(U, facts):
@@ -1164,7 +1172,7 @@ def _zero_by_classic(expr, facts, options, seconds):
         return "rational", "rational", sp.S.Zero
     residual = expr
     prefix = ""
-    big = sp.count_ops(expr) > _MAX_OPS
+    big = count_ops(expr) > _MAX_OPS
     if expr.has(sp.log):
         # a sound rewrite (every split factor is provably positive), done once up front:
         # cancel/together on unsplit KL expressions is what makes sympy slow here
@@ -1177,7 +1185,7 @@ def _zero_by_classic(expr, facts, options, seconds):
                 split = split_logs(expanded, facts)
         if split != expr:
             expr, prefix = split, "split logs+"
-            big = big or sp.count_ops(expr) > _MAX_OPS
+            big = big or count_ops(expr) > _MAX_OPS
     if big and prefix:
         # only the cheap strategies on a large split form (expand may finish the job)
         if rational(expr):
@@ -1230,7 +1238,7 @@ def prove_sign(expr, want: str, facts: Facts = NO_FACTS, trace=None, at: str = "
     assert want in _WANT
     expr = sp.sympify(expr)
     forms = list(_SIGN_FORMS[:-1])
-    if sp.count_ops(expr) < 80:  # simplify is the slow last resort: only on small expressions
+    if count_ops(expr) < 80:  # simplify is the slow last resort: only on small expressions
         forms.append("simplify")
     point = None
     if trace is not None:
