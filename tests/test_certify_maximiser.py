@@ -307,3 +307,32 @@ def test_positive_abstraction_for_zero_goals():
     assert _symbolic(_goal(z, "zero", {x: OPEN, b: POS, c: sp.Interval(-1, 1)}), 5) is not None
     # sqrt(x (1 - x)) - x is not identically 0: never "holds"
     assert _symbolic(_goal(s_ - x, "zero", {x: OPEN}), 5) is None
+
+
+# ------------------------------------------------------------------ the first-order condition's passes
+def test_first_order_condition_tried_cheapest_first_across_both_sets_of_facts(monkeypatch):
+    # the exact zero tests with and without the ends, then the rational simplifications with
+    # both, then simplify with both: a gradient that does not vanish (the wrong point) runs
+    # every pass, in that order, and is never proved
+    from verify_claims.backends import symbolic as sym
+    from verify_claims.engine.context import Context, Trace
+    from verify_claims.kinds import maximiser as M
+
+    calls = []
+    plain = M.zero_by
+
+    def spy(expr, facts=sym.NO_FACTS, trace=None, at="zero", strategies=None):
+        calls.append((tuple(strategies or ()), at.endswith("with the ends")))
+        return plain(expr, facts, trace, at, strategies)
+    monkeypatch.setattr(M, "zero_by", spy)
+    wrong = maxi(-(x - a) ** 2, (x,), {x: a / 2}, {x: OPEN}, {a: OPEN}, scope="local")
+    sym._SEARCHED.clear()
+    out = M.KIND.prove(wrong, Context(S, Trace()))
+    assert out.status is None and "not established" in out.evidence["first_order"]
+    assert calls == [(s, e) for s in (M._QUICK_ZERO, M._CHEAP_ZERO, M._SLOW_ZERO) for e in (False, True)]
+    # the right point is proved by the first exact test, nothing slower tried
+    calls.clear()
+    sym._SEARCHED.clear()
+    right = maxi(-(x - a) ** 2, (x,), {x: a}, {x: OPEN}, {a: OPEN}, scope="local")
+    M.KIND.prove(right, Context(S, Trace()))
+    assert calls[0] == (M._QUICK_ZERO, False) and (M._CHEAP_ZERO, False) not in calls
