@@ -373,3 +373,103 @@ def test_the_zero_point_lies_on_the_slack():
     assert f._zero_point(p + 2 * q + 1, {p, q}) is None
     assert S._certainly_nonzero(exp(Rational(1, 3)) - 1) and not S._certainly_nonzero(exp(log(2)) - 2)
     assert not S._certainly_nonzero(sp.zoo) and not S._certainly_nonzero(sp.I + 1)
+
+
+# ------------------------------------------------------------------ the order of trying
+def _spy_stages(monkeypatch):
+    """Record which stage of _zero_by runs, with which strategies."""
+    ran = []
+    classic, exp_log = S._zero_by_classic, S._zero_by_exp_log
+
+    def spy_classic(expr, facts, options, seconds, prepared=None):
+        ran.append(("classic", tuple(options)))
+        return classic(expr, facts, options, seconds, prepared)
+
+    def spy_exp_log(expr, facts, options, seconds, prepared=None):
+        ran.append(("exp-log", tuple(options)))
+        return exp_log(expr, facts, options, seconds, prepared)
+    monkeypatch.setattr(S, "_zero_by_classic", spy_classic)
+    monkeypatch.setattr(S, "_zero_by_exp_log", spy_exp_log)
+    return ran
+
+
+def test_the_exp_log_zero_test_comes_before_cancel_and_simplify(monkeypatch):
+    # a transcendental identity the exp/log form decides: cancel, together and simplify are
+    # never reached (on the bundled paper cancel spent a whole 4 s slice failing first)
+    ran = _spy_stages(monkeypatch)
+    assert proved(ROOT_RESIDUAL) == "exp-log+rational"
+    assert ran == [("classic", ("exact", "rational", "expand")), ("exp-log", ("exp-log+rational",))]
+
+
+def test_simplify_is_the_last_resort_and_still_proves(monkeypatch):
+    # sin^2 + cos^2 - 1: no rational form, no log or exp; only simplify shows it is 0
+    ran = _spy_stages(monkeypatch)
+    assert proved(sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1) == "simplify"
+    assert ran[-1] == ("classic", S._SLOW_NAMES)
+    assert [r for r in ran if r[0] == "exp-log"] == []  # no log or exp: that form is skipped
+    # its wrong variant (a sign flip) is not proved by any stage
+    assert not_proved(sp.sin(x) ** 2 - sp.cos(x) ** 2 - 1)
+
+
+def test_a_strategy_out_of_its_slice_skips_the_slower_ones(monkeypatch):
+    # a classic strategy that runs out of its slice: the heavier classic ones (simplify)
+    # would only run out too, and are not tried; the other stages still are
+    import time as _time
+
+    def burn(e):
+        t = _time.process_time()
+        while _time.process_time() - t < 1.0:
+            pass
+        return e
+    plain = S._strategies
+    monkeypatch.setattr(S, "_strategies", lambda: [(n, burn if n == "cancel" else f) for n, f in plain()])
+    monkeypatch.setattr(S, "STRATEGY_SECONDS", 0.2)
+    ran = _spy_stages(monkeypatch)
+    e = sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1
+    S._SEARCHED.clear()
+    S._STOPPED.clear()
+    assert zero_by(e)[0] is None
+    assert ("classic", S._SLOW_NAMES) not in ran
+    assert (e, S.NO_FACTS.key()) in S._STOPPED
+
+
+def test_the_ends_come_before_simplify(monkeypatch):
+    # zero_by_then_ends: the tries with the intervals' ends before simplify without them
+    calls = []
+    plain = S.zero_by
+
+    def spy(expr, facts=S.NO_FACTS, trace=None, at="zero", strategies=None):
+        calls.append((at, S._STRATEGY_NAMES if strategies is None else tuple(strategies)))
+        return plain(expr, facts, trace, at, strategies)
+    monkeypatch.setattr(S, "zero_by", spy)
+    S._SEARCHED.clear()
+    dom = Domain({_x: Interval.open(0, 1), _r: Interval.open(0, 1)})
+    rep, facts = dom.assumption_symbols(), S.NO_FACTS
+    e = (log((_x - 1) / (_r - 1)) - log(1 - _x) + log(1 - _r)).xreplace(rep)
+    how, _ = S.zero_by_then_ends(e, facts, dom, rep, None, at="t")
+    assert how and "intervals' ends" in how
+    assert [c[0] for c in calls] == ["t", "t, with the ends"]
+    assert not set(S._SLOW_NAMES) & set(calls[0][1])
+    # a wrong variant: every try fails, simplify last of all, nothing proved
+    calls.clear()
+    S._SEARCHED.clear()
+    bad = (log((_x - 1) / (_r - 1)) - log(1 - _x) - log(1 - _r)).xreplace(rep)
+    assert S.zero_by_then_ends(bad, facts, dom, rep, None, at="t")[0] is None
+    assert [c[0] for c in calls] == ["t", "t, with the ends", "t"] and calls[-1][1] == S._SLOW_NAMES
+
+
+def test_a_simplify_certificate_replays_through_the_passes():
+    # a certificate whose winner is simplify (recorded at the decision point without the
+    # ends) replays: the first passes find no recorded choice, the last runs simplify only
+    dom = Domain({x: Interval.open(0, 1)})
+    rep = dom.assumption_symbols()
+    e = (sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1).xreplace(rep)
+    S._SEARCHED.clear()
+    trace = Trace()
+    assert S.zero_by_then_ends(e, S.NO_FACTS, dom, rep, trace, at="lhs - rhs")[0] == "simplify"
+    assert list(trace.record.values()) == ["simplify"]
+    S._SEARCHED.clear()
+    assert S.zero_by_then_ends(e, S.NO_FACTS, dom, rep, Trace(replay=trace.record), at="lhs - rhs")[0] == "simplify"
+    S._SEARCHED.clear()
+    wrong = e + sp.sin(x)  # a missing term: the recorded simplify does not prove it
+    assert S.zero_by_then_ends(wrong, S.NO_FACTS, dom, rep, Trace(replay=trace.record), at="lhs - rhs")[0] is None

@@ -880,6 +880,11 @@ _DENEST = "denest+rational"  # nested square roots denested (denested), then exa
 _STRATEGY_NAMES = ("exact", "rational", "expand", "cancel", "together", "simplify",
                    "radsimp+simplify") + _EXP_LOG_NAMES + (_DENEST,)
 _CLASSIC_NAMES = _STRATEGY_NAMES[:7]
+# the classic strategies that cost most when they fail (one whole slice each, on the
+# bundled paper up to 4 s on a stationary point whose root only denests): tried after the
+# exp/log normal form and the denesting, and after a retry with the intervals' ends
+# (zero_by_then_ends), which decide the same zero tests for a fraction of that
+_SLOW_NAMES = ("simplify", "radsimp+simplify")
 
 
 def _rationally_zero(e):
@@ -966,10 +971,13 @@ def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero", strateg
         if name is not None and trace is not None:
             trace.won(point, name)
         return label, residual
-    label, name, residual = _zero_by(expr, facts, options)
+    label, name, residual, stopped = _zero_by(expr, facts, options)
     if len(_SEARCHED) > 4096:
         _SEARCHED.clear()
+        _STOPPED.clear()
     _SEARCHED[memo_key] = (label, name, residual)
+    if stopped:
+        _STOPPED.add((expr, facts.key()))
     if name is not None and trace is not None:
         trace.won(point, name)
     return label, residual
@@ -977,34 +985,64 @@ def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero", strateg
 
 # answers of zero_by / prove_sign already worked out in this process, by their inputs
 _SEARCHED: dict = {}
+# (expression, facts) whose classic strategies ran out of a slice: the slow ones after them
+# would only run out too (zero_by_then_ends asks before trying them on their own)
+_STOPPED: set = set()
 
 
 def _zero_by(expr, facts, options):
-    """(label, winning strategy, residual): label is None when no strategy gets to 0."""
+    """(label, winning strategy, residual, stopped): label is None when no strategy gets to
+    0; `stopped` when a classic strategy ran out of its slice (the heavier classic ones are
+    then not tried).  The stages, cheapest first (_ZERO_STAGES)."""
     seconds = STRATEGY_SECONDS
     if expr.has(sp.Sum, sp.Product):
         # sympy's symbolic summation can run for ever on a sum over a symbolic group size
         # (telescoping attempts): evaluating it gets one strategy's slice, like a strategy
         done = _timeboxed(lambda: expr.doit(), seconds)
         if done is None:
-            return None, None, expr
+            return None, None, expr, False
         expr = done
     if expr.has(sp.Piecewise):
         expr = sp.piecewise_fold(expr)
-    residual = expr
-    if any(n in options for n in _CLASSIC_NAMES):
-        label, name, residual = _zero_by_classic(expr, facts, options, seconds)
-        if label is not None:
-            return label, name, residual
-    if any(n in options for n in _EXP_LOG_NAMES) and _transcendental(expr):
-        label, name = _zero_by_exp_log(expr, facts, options, seconds)
-        if label is not None:
-            return label, name, sp.S.Zero
-    if _DENEST in options and _nested_roots(expr):
-        form = _timeboxed(lambda: denested(expr, facts), seconds)
-        if form is not None and form is not expr and _timeboxed(lambda: _rationally_zero(form), seconds) == 0:
-            return _DENEST, _DENEST, sp.S.Zero
-    return None, None, residual
+    residual, stopped = expr, False
+    prepared = {}
+    transcendental = _transcendental(expr)
+    for stage, names in _ZERO_STAGES:
+        names = [n for n in names if n in options]
+        if not names:
+            continue
+        if stage == "classic":
+            if stopped:
+                continue
+            label, name, r, stopped = _zero_by_classic(expr, facts, names, seconds, prepared)
+            if label is not None:
+                return label, name, r, False
+            residual = r if r is not expr else residual
+        elif stage == "exp-log":
+            if transcendental:
+                label, name = _zero_by_exp_log(expr, facts, names, seconds, prepared)
+                if label is not None:
+                    return label, name, sp.S.Zero, False
+        elif _nested_roots(expr):  # the denesting
+            form = _timeboxed(lambda: denested(expr, facts), seconds)
+            if form is not None and form is not expr and _timeboxed(lambda: _rationally_zero(form), seconds) == 0:
+                return _DENEST, _DENEST, sp.S.Zero, False
+    return None, None, residual, stopped
+
+
+# the order of trying (the names are what certificates record; the order is only the
+# order of trying).  On a large expression with logs or exponentials, cancel and together
+# can spend a whole slice failing where the exp/log normal form's exact zero test decides
+# in a fraction of a second (the derivative of Appendix B's large-G potential at t = 0:
+# cancel 4 s, then exp-log+rational); simplify is the slow last resort.
+_ZERO_STAGES = (
+    ("classic", ("exact", "rational", "expand")),
+    ("exp-log", ("exp-log+rational",)),
+    ("classic", ("cancel", "together")),
+    ("exp-log", ("exp-log+together", "exp-log+expand", "exp-log+cancel")),
+    ("denest", (_DENEST,)),
+    ("classic", _SLOW_NAMES),
+)
 
 
 # ------------------------------------------------------------------ nested square roots
@@ -1142,9 +1180,15 @@ def _provably_nonnegative(u, facts: Facts) -> bool:
     return sign > 0
 
 
-def _zero_by_exp_log(expr, facts, options, seconds):
-    """The exp/log normal form (one slice), then each rational simplification (a slice each)."""
-    form = _timeboxed(lambda: exp_log_form(expr, facts), seconds)
+def _zero_by_exp_log(expr, facts, options, seconds, prepared=None):
+    """The exp/log normal form (one slice, kept in `prepared` for a later stage), then each
+    rational simplification among `options` (a slice each)."""
+    if prepared is not None and "exp-log" in prepared:
+        form = prepared["exp-log"]
+    else:
+        form = _timeboxed(lambda: exp_log_form(expr, facts), seconds)
+        if prepared is not None:
+            prepared["exp-log"] = form
     if form is None:
         return None, None
     for name, f in _exp_log_strategies():
@@ -1156,8 +1200,11 @@ def _zero_by_exp_log(expr, facts, options, seconds):
     return None, None
 
 
-def _zero_by_classic(expr, facts, options, seconds):
-    """The strategies of _CLASSIC_NAMES, cheapest first."""
+def _zero_by_classic(expr, facts, options, seconds, prepared=None):
+    """The strategies of _CLASSIC_NAMES among `options`, cheapest first: (label, winner,
+    residual, stopped), `stopped` when one ran out of its slice (the heavier ones after it
+    are not tried).  `prepared` keeps the form the strategies work on (the logs split)
+    for a second call on the same expression with other strategies (_zero_by's slow ones)."""
     tried = set()
 
     def rational(e) -> bool:
@@ -1169,55 +1216,60 @@ def _zero_by_classic(expr, facts, options, seconds):
         return _timeboxed(lambda: _rationally_zero(e), seconds) == 0
 
     if rational(expr):
-        return "rational", "rational", sp.S.Zero
-    residual = expr
-    prefix = ""
-    big = count_ops(expr) > _MAX_OPS
-    if expr.has(sp.log):
-        # a sound rewrite (every split factor is provably positive), done once up front:
-        # cancel/together on unsplit KL expressions is what makes sympy slow here
-        split = split_logs(expr, facts)
-        if rational(split):
-            return "split logs+rational", "rational", sp.S.Zero
-        if not big:
-            expanded = _timeboxed(lambda: sp.expand(split), seconds)
-            if expanded is not None:
-                split = split_logs(expanded, facts)
-        if split != expr:
-            expr, prefix = split, "split logs+"
-            big = big or count_ops(expr) > _MAX_OPS
+        return "rational", "rational", sp.S.Zero, False
+    if prepared is not None and "form" in prepared:
+        expr, prefix, big = prepared["form"]
+    else:
+        prefix = ""
+        big = count_ops(expr) > _MAX_OPS
+        if expr.has(sp.log):
+            # a sound rewrite (every split factor is provably positive), done once up front:
+            # cancel/together on unsplit KL expressions is what makes sympy slow here
+            split = split_logs(expr, facts)
+            if rational(split):
+                return "split logs+rational", "rational", sp.S.Zero, False
+            if not big:
+                expanded = _timeboxed(lambda: sp.expand(split), seconds)
+                if expanded is not None:
+                    split = split_logs(expanded, facts)
+            if split != expr:
+                expr, prefix = split, "split logs+"
+                big = big or count_ops(expr) > _MAX_OPS
+        if prepared is not None:
+            prepared["form"] = (expr, prefix, big)
     if big and prefix:
         # only the cheap strategies on a large split form (expand may finish the job)
         if rational(expr):
-            return "split logs+rational", "rational", sp.S.Zero
+            return "split logs+rational", "rational", sp.S.Zero, False
         if "expand" not in options:
-            return None, None, expr
+            return None, None, expr, False
         r = sp.expand(expr)
         if r == 0:
-            return "split logs+expand", "expand", sp.S.Zero
-        return None, None, r
+            return "split logs+expand", "expand", sp.S.Zero, False
+        return None, None, r, False
     if big:
-        return None, None, expr  # too large for sympy within budget: leave it to the numbers
+        return None, None, expr, False  # too large for sympy within budget: leave it to the numbers
+    residual = expr
     for name, f in _strategies():
         if name not in options:
             continue
         label = prefix + name
         if name == "rational":
             if rational(expr):
-                return label, name, sp.S.Zero
+                return label, name, sp.S.Zero, False
             continue
         t0 = time.process_time()
         r = _timeboxed(lambda: f(expr), seconds)
         if r is None:
             if time.process_time() - t0 >= seconds:
-                break  # timed out: the strategies after this one are heavier still
+                return None, None, residual, True  # timed out: the strategies after this one are heavier still
             continue
         if r == 0:
-            return label, name, sp.S.Zero
+            return label, name, sp.S.Zero, False
         if r.is_zero is True and not r.has(sp.Piecewise):
-            return label + "+assumptions", name, sp.S.Zero
+            return label + "+assumptions", name, sp.S.Zero, False
         residual = r
-    return None, None, residual
+    return None, None, residual, False
 
 
 _WANT = {"positive", "negative", "nonnegative", "nonpositive", "nonzero"}
@@ -1306,19 +1358,27 @@ def facts_with_ends(domain, rep):
 
 
 def zero_by_then_ends(e, facts, domain, rep, trace=None, at: str = "zero"):
-    """zero_by(e, facts), and if that fails the exp/log normal form's zero test and the
-    denesting of nested roots once more with the intervals' ends as facts (facts_with_ends;
-    decision point `at`, with the ends: pi_ref < 1 is what shows the sign of a denested
-    root of (15)): (the name of the strategy that proved e = 0, or None; the residual of
-    the first try)."""
-    how, residual = zero_by(e, facts, trace, at=at)
-    if how or not (_transcendental(e) or _nested_roots(e)):
+    """Is e identically 0?  zero_by(e, facts) but its slow strategies; then the exp/log
+    normal form's zero test and the denesting of nested roots once more with the
+    intervals' ends as facts (facts_with_ends; decision point `at`, with the ends: pi_ref < 1
+    is what shows the sign of a denested root of (15)); then simplify (_SLOW_NAMES), which
+    on the bundled paper spent its whole slice failing where the ends then decided at once.
+    Returns (the name of the strategy that proved e = 0, or None; the residual of the tries
+    without the ends)."""
+    fast = tuple(n for n in _STRATEGY_NAMES if n not in _SLOW_NAMES)
+    how, residual = zero_by(e, facts, trace, at=at, strategies=fast)
+    if how:
         return how, residual
-    ends = facts_with_ends(domain, rep)
-    if ends is None:
-        return None, residual
-    how = zero_by(e, ends, trace, at=at + ", with the ends", strategies=_EXP_LOG_NAMES + (_DENEST,))[0]
-    return (f"{how}; with the intervals' ends" if how else None), residual
+    if _transcendental(e) or _nested_roots(e):
+        ends = facts_with_ends(domain, rep)
+        if ends is not None:
+            how = zero_by(e, ends, trace, at=at + ", with the ends", strategies=_EXP_LOG_NAMES + (_DENEST,))[0]
+            if how:
+                return f"{how}; with the intervals' ends", residual
+    if (sp.sympify(e), facts.key()) in _STOPPED:
+        return None, residual  # a cheaper strategy ran out of its slice: simplify would too
+    how, slow_residual = zero_by(e, facts, trace, at=at, strategies=_SLOW_NAMES)
+    return how, (slow_residual if slow_residual is not e else residual)
 
 
 def assume(claim, extra: Domain | None = None):
