@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
 import textwrap
 from pathlib import Path
@@ -23,6 +24,14 @@ try:  # installed (pip install -e .) or PYTHONPATH=src
 except ImportError:  # a bare checkout
     sys.path.insert(0, str(SRC))
     import verify_claims  # noqa: F401
+
+
+# A suite started in the background of a shell without job control (`pytest &` in a script,
+# some CI runners) inherits SIGINT ignored, and so would every run the tests start: the
+# tests that press Ctrl-C on a run would then see it ignored.  They test what a terminal's
+# Ctrl-C does, so the runs they start get the default disposition, as from a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _pythonpath_env() -> dict:
