@@ -336,3 +336,35 @@ def test_first_order_condition_tried_cheapest_first_across_both_sets_of_facts(mo
     right = maxi(-(x - a) ** 2, (x,), {x: a}, {x: OPEN}, {a: OPEN}, scope="local")
     M.KIND.prove(right, Context(S, Trace()))
     assert calls[0] == (M._QUICK_ZERO, False) and (M._CHEAP_ZERO, False) not in calls
+
+
+def test_the_monotone_reduction_comes_after_ball_and_before_interval(monkeypatch):
+    # the order of trying a goal's methods; a goal no method decides runs them all
+    import time
+    from verify_claims.engine import goals as G
+
+    ran = []
+    run, mono = G._run_backend, G._monotone_end
+
+    def spy_run(name, goal, seconds, cx_check, trace):
+        ran.append(name)
+        return run(name, goal, min(seconds, 0.3), cx_check, trace)
+
+    def spy_mono(goal, methods, deadline, trace=None):
+        ran.append("monotone")
+        return mono(goal, methods, deadline, trace)
+    monkeypatch.setattr(G, "_run_backend", spy_run)
+    monkeypatch.setattr(G, "_monotone_end", spy_mono)
+    # x y - 1/2 >= 0 is false on the unit square: no method certifies it (candidates are not
+    # confirmed by this check, so every method runs)
+    g = _goal(x * y - sp.Rational(1, 2), "nonnegative", {x: UNIT, y: UNIT})
+    m, _, _ = G.solve_goal(g, ["symbolic", "smt", "bernstein", "ball", "interval"], time.process_time() + 10,
+                           G.none_check)
+    assert m is None
+    # (the reduction asks smt and symbolic of the derivative: those calls follow it)
+    assert ran[:5] == ["bernstein", "smt", "symbolic", "ball", "monotone"]
+    assert "interval" not in ran  # not after ball ran
+    # without ball the reduction still comes before the interval method
+    ran.clear()
+    G.solve_goal(g, ["symbolic", "smt", "interval"], time.process_time() + 10, G.none_check)
+    assert ran[:3] == ["smt", "symbolic", "monotone"] and ran[-1] == "interval"

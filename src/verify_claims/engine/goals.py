@@ -7,7 +7,7 @@ which goals its claim amounts to (``kinds/*``); this module decides them:
    it can state the goal, symbolic, then ball, then interval only where ball declined); one that cannot apply (z3 and a
    logarithm, enclosures and an equality) is skipped before any work, and each gets a
    bounded slice of CPU time (METHOD_SECONDS);
-2. before the budget-hungry box methods, one *monotone reduction* step: if e is
+2. after ball and before the interval method, one *monotone reduction* step: if e is
    monotone in a variable with a closed end where e is smallest, the goal at that end
    suffices (exact methods only);
 3. a backend's "violated" answer is only a candidate: it becomes a counterexample after
@@ -171,8 +171,13 @@ def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
         options.insert(0, "bernstein")
     box_methods = [m for m in options if m in ("ball", "interval")]
     if _reduce and box_methods and "smt" in methods:
-        # before the (budget-hungry) box methods: one monotone reduction step
-        options.insert(options.index(box_methods[0]), "monotone")
+        # one monotone reduction step: after ball (on the bundled paper's 78 top-level goals,
+        # from scratch, ball decided in 0.04-2.1 s several goals where the reduction first
+        # spent 1-2 s failing, and failed in 0.4 s the one goal the reduction decided:
+        # 14.8 s -> 12.4 s over those goals, the same winners), before the slower interval
+        # method, which ball's failure leaves out anyway
+        after = options.index("ball") + 1 if "ball" in options else options.index(box_methods[0])
+        options.insert(after, "monotone")
     point = None
     if trace is not None:
         point = trace.point(f"goal:{goal.want}", goal.expr, goal.domain.sets, goal.domain.where, goal.extra)
