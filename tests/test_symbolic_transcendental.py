@@ -411,9 +411,8 @@ def test_simplify_is_the_last_resort_and_still_proves(monkeypatch):
     assert not_proved(sp.sin(x) ** 2 - sp.cos(x) ** 2 - 1)
 
 
-def test_a_strategy_out_of_its_slice_skips_the_slower_ones(monkeypatch):
-    # a classic strategy that runs out of its slice: the heavier classic ones (simplify)
-    # would only run out too, and are not tried; the other stages still are
+def _cancel_runs_out(monkeypatch):
+    """cancel burns more CPU than a (shortened) strategy slice: it runs out of it."""
     import time as _time
 
     def burn(e):
@@ -424,24 +423,74 @@ def test_a_strategy_out_of_its_slice_skips_the_slower_ones(monkeypatch):
     plain = S._strategies
     monkeypatch.setattr(S, "_strategies", lambda: [(n, burn if n == "cancel" else f) for n, f in plain()])
     monkeypatch.setattr(S, "STRATEGY_SECONDS", 0.2)
+
+
+_TRIG_ZERO = sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1  # 0, shown by simplify alone
+
+
+def test_a_strategy_out_of_its_slice_skips_the_slower_ones(monkeypatch):
+    # a classic strategy that runs out of its slice: the heavier classic ones (simplify)
+    # would only run out too, and are not tried; the other stages still are
+    _cancel_runs_out(monkeypatch)
     ran = _spy_stages(monkeypatch)
-    e = sp.sin(x) ** 2 + sp.cos(x) ** 2 - 1
     S._SEARCHED.clear()
-    S._STOPPED.clear()
-    assert zero_by(e)[0] is None
+    assert zero_by(_TRIG_ZERO)[0] is None
     assert ("classic", S._SLOW_NAMES) not in ran
-    assert (e, S.NO_FACTS.key()) in S._STOPPED
+    ran.clear()
+    S._SEARCHED.clear()
+    e = log(2 * y) - log(y) - log(2) + _TRIG_ZERO  # with a log: the exp/log stages follow cancel
+    assert zero_by(e)[0] is None
+    stages = [r[0] for r in ran]
+    assert ("classic", S._SLOW_NAMES) not in ran and stages.index("exp-log", stages.index("classic", 1)) > 0
+    # zero_by_then_ends does not try simplify on its own either
+    ran.clear()
+    S._SEARCHED.clear()
+    dom = Domain({x: Interval.open(0, 1)})
+    assert S.zero_by_then_ends(_TRIG_ZERO, S.NO_FACTS, dom, {}, None, at="t")[0] is None
+    assert ("classic", S._SLOW_NAMES) not in ran
+
+
+def test_a_timed_out_search_does_not_stop_another_claims_replay(monkeypatch):
+    # workers are reused across claims: a search that ran out of its slices on an
+    # expression must not keep a later replay of the same expression from running its
+    # recorded simplify (the answer belongs to that search, not to the expression)
+    dom = Domain({x: Interval.open(0, 1)})
+    rep = dom.assumption_symbols()
+    e = _TRIG_ZERO.xreplace(rep)
+    S._SEARCHED.clear()
+    trace = Trace()
+    assert S.zero_by_then_ends(e, S.NO_FACTS, dom, rep, trace, at="lhs - rhs")[0] == "simplify"
+    _cancel_runs_out(monkeypatch)
+    S._SEARCHED.clear()
+    assert S.zero_by_then_ends(e, S.NO_FACTS, dom, rep, Trace(), at="lhs - rhs")[0] is None  # ran out
+    assert S.zero_by_then_ends(e, S.NO_FACTS, dom, rep, Trace(replay=trace.record), at="lhs - rhs")[0] == "simplify"
+
+
+def test_the_same_search_with_other_facts_gives_the_same_answer(monkeypatch):
+    # without logs, exponentials or nested roots the facts change nothing: a search with
+    # other facts reuses the first one's answer, and whether its slices ran out with it
+    # (the result must not depend on which of the two a worker met first)
+    _cancel_runs_out(monkeypatch)
+    ran = _spy_stages(monkeypatch)
+    dom = Domain({x: Interval.open(0, 1)})
+    other = Facts(positive=[1 - x])
+    for first, second in ((S.NO_FACTS, other), (other, S.NO_FACTS)):
+        S._SEARCHED.clear()
+        ran.clear()
+        assert S.zero_by_then_ends(_TRIG_ZERO, first, dom, {}, None, at="t")[0] is None
+        assert S.zero_by_then_ends(_TRIG_ZERO, second, dom, {}, None, at="t")[0] is None
+        assert ("classic", S._SLOW_NAMES) not in ran
 
 
 def test_the_ends_come_before_simplify(monkeypatch):
     # zero_by_then_ends: the tries with the intervals' ends before simplify without them
     calls = []
-    plain = S.zero_by
+    plain = S._zero_search
 
-    def spy(expr, facts=S.NO_FACTS, trace=None, at="zero", strategies=None):
+    def spy(expr, facts, trace, at, strategies):
         calls.append((at, S._STRATEGY_NAMES if strategies is None else tuple(strategies)))
         return plain(expr, facts, trace, at, strategies)
-    monkeypatch.setattr(S, "zero_by", spy)
+    monkeypatch.setattr(S, "_zero_search", spy)
     S._SEARCHED.clear()
     dom = Domain({_x: Interval.open(0, 1), _r: Interval.open(0, 1)})
     rep, facts = dom.assumption_symbols(), S.NO_FACTS
@@ -471,5 +520,10 @@ def test_a_simplify_certificate_replays_through_the_passes():
     S._SEARCHED.clear()
     assert S.zero_by_then_ends(e, S.NO_FACTS, dom, rep, Trace(replay=trace.record), at="lhs - rhs")[0] == "simplify"
     S._SEARCHED.clear()
-    wrong = e + sp.sin(x)  # a missing term: the recorded simplify does not prove it
+    # an edited expression (a term added) finds no recorded choice at its decision point
+    # (the point's name digests the expression): nothing is tried, nothing proved
+    wrong = e + sp.sin(x)
     assert S.zero_by_then_ends(wrong, S.NO_FACTS, dom, rep, Trace(replay=trace.record), at="lhs - rhs")[0] is None
+    # and simplify itself does not prove it: a search finds no strategy either
+    S._SEARCHED.clear()
+    assert S.zero_by_then_ends(wrong, S.NO_FACTS, dom, rep, Trace(), at="lhs - rhs")[0] is None

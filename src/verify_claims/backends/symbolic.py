@@ -951,12 +951,20 @@ def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero", strateg
     With a trace, the strategies tried are the trace's options at this decision point
     (all of them when searching, only the recorded one when replaying a certificate), and
     the winner is recorded.  `strategies` restricts the names tried (default: all)."""
+    label, residual, _ = _zero_search(expr, facts, trace, at, strategies)
+    return label, residual
+
+
+def _zero_search(expr, facts, trace, at, strategies):
+    """zero_by's (label, residual), and whether one of the classic strategies tried ran out
+    of its slice (then the heavier ones would too: zero_by_then_ends does not try them).
+    That answer belongs to this search, remembered with it: never to another claim's."""
     expr = sp.sympify(expr)
     point = trace.point(at, expr, facts.key()) if trace is not None else None
     names = _STRATEGY_NAMES if strategies is None else tuple(n for n in _STRATEGY_NAMES if n in strategies)
     options = trace.options(point, names) if trace is not None else list(names)
     if not options:
-        return None, expr
+        return None, expr, False
     # the facts enter only where logs are split, in the exp/log normal form and in the sign
     # of a denested root: without log/exp/asinh (or a sum that may evaluate to them) or a
     # nested root, a search with other facts is this same search, and its answer is reused
@@ -967,27 +975,21 @@ def zero_by(expr, facts: Facts = NO_FACTS, trace=None, at: str = "zero", strateg
     if memo_key in _SEARCHED:
         # the same search ran before in this process (the prover's first-order condition is
         # also a certification goal): its answer, and its winner recorded again
-        label, name, residual = _SEARCHED[memo_key]
+        label, name, residual, stopped = _SEARCHED[memo_key]
         if name is not None and trace is not None:
             trace.won(point, name)
-        return label, residual
+        return label, residual, stopped
     label, name, residual, stopped = _zero_by(expr, facts, options)
     if len(_SEARCHED) > 4096:
         _SEARCHED.clear()
-        _STOPPED.clear()
-    _SEARCHED[memo_key] = (label, name, residual)
-    if stopped:
-        _STOPPED.add((expr, facts.key()))
+    _SEARCHED[memo_key] = (label, name, residual, stopped)
     if name is not None and trace is not None:
         trace.won(point, name)
-    return label, residual
+    return label, residual, stopped
 
 
 # answers of zero_by / prove_sign already worked out in this process, by their inputs
 _SEARCHED: dict = {}
-# (expression, facts) whose classic strategies ran out of a slice: the slow ones after them
-# would only run out too (zero_by_then_ends asks before trying them on their own)
-_STOPPED: set = set()
 
 
 def _zero_by(expr, facts, options):
@@ -1366,7 +1368,7 @@ def zero_by_then_ends(e, facts, domain, rep, trace=None, at: str = "zero"):
     Returns (the name of the strategy that proved e = 0, or None; the residual of the tries
     without the ends)."""
     fast = tuple(n for n in _STRATEGY_NAMES if n not in _SLOW_NAMES)
-    how, residual = zero_by(e, facts, trace, at=at, strategies=fast)
+    how, residual, stopped = _zero_search(e, facts, trace, at, fast)
     if how:
         return how, residual
     if _transcendental(e) or _nested_roots(e):
@@ -1375,7 +1377,7 @@ def zero_by_then_ends(e, facts, domain, rep, trace=None, at: str = "zero"):
             how = zero_by(e, ends, trace, at=at + ", with the ends", strategies=_EXP_LOG_NAMES + (_DENEST,))[0]
             if how:
                 return f"{how}; with the intervals' ends", residual
-    if (sp.sympify(e), facts.key()) in _STOPPED:
+    if stopped:
         return None, residual  # a cheaper strategy ran out of its slice: simplify would too
     how, slow_residual = zero_by(e, facts, trace, at=at, strategies=_SLOW_NAMES)
     return how, (slow_residual if slow_residual is not e else residual)
