@@ -25,6 +25,13 @@ except ImportError:  # a bare checkout
     sys.path.insert(0, str(SRC))
     import verify_claims  # noqa: F401
 
+# the runs the tests make in this process (the whole paper's, shared by the session) size
+# sympy's caches as the command does (cli.SYMPY_CACHE_ENTRIES), when sympy is not imported
+# yet; pytest-xdist's workers, started after this, inherit it
+from verify_claims.cli import _size_sympy_cache  # noqa: E402
+
+_size_sympy_cache()
+
 
 # A suite started in the background of a shell without job control (`pytest &` in a script,
 # some CI runners) inherits SIGINT ignored, and so would every run the tests start: the

@@ -451,3 +451,22 @@ def test_claims_json_has_one_entry_per_id(write_modules, cli):
     ids = [c["id"] for c in report["claims"]]
     assert len(ids) == len(set(ids)), ids
     assert by_id(report)["square-of-sum"]["established"] is True
+
+
+@pytest.mark.parametrize("env_size, expected", [(None, "30000"), ("500", "500")])
+def test_the_command_sizes_sympys_cache_unless_the_user_did(write_modules, tmp_path, cli_env, env_size, expected):
+    # sympy reads SYMPY_CACHE_SIZE once, at import: the command sets a larger default before
+    # sympy is imported (its workers inherit it), and a user's own value wins
+    from verify_claims.cli import SYMPY_CACHE_ENTRIES
+    assert SYMPY_CACHE_ENTRIES == "30000"
+    d = write_modules({"true_claims.py": TRUE_CLAIMS})
+    env = dict(cli_env)
+    env.pop("SYMPY_CACHE_SIZE", None)
+    if env_size is not None:
+        env["SYMPY_CACHE_SIZE"] = env_size
+    script = ("import sys; from verify_claims.cli import main; assert 'sympy' not in sys.modules; "
+              f"code = main(['--derivations', {str(d)!r}, '--report-dir', {str(tmp_path / 'r')!r}, "
+              "'--no-html', '--no-latex', '-q', '--samples', '20', '--jobs', '1']); "
+              "import sympy.core.cache as c; print('cache', c.SYMPY_CACHE_SIZE, code)")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert f"cache {expected} 0" in proc.stdout, proc.stdout + proc.stderr
