@@ -381,11 +381,11 @@ def _spy_stages(monkeypatch):
     ran = []
     classic, exp_log = S._zero_by_classic, S._zero_by_exp_log
 
-    def spy_classic(expr, facts, options, seconds, prepared=None):
+    def spy_classic(expr, facts, options, seconds, prepared):
         ran.append(("classic", tuple(options)))
         return classic(expr, facts, options, seconds, prepared)
 
-    def spy_exp_log(expr, facts, options, seconds, prepared=None):
+    def spy_exp_log(expr, facts, options, seconds, prepared):
         ran.append(("exp-log", tuple(options)))
         return exp_log(expr, facts, options, seconds, prepared)
     monkeypatch.setattr(S, "_zero_by_classic", spy_classic)

@@ -885,6 +885,7 @@ _CLASSIC_NAMES = _STRATEGY_NAMES[:7]
 # exp/log normal form and the denesting, and after a retry with the intervals' ends
 # (zero_by_then_ends), which decide the same zero tests for a fraction of that
 _SLOW_NAMES = ("simplify", "radsimp+simplify")
+_FAST_NAMES = tuple(n for n in _STRATEGY_NAMES if n not in _SLOW_NAMES)
 
 
 def _rationally_zero(e):
@@ -1182,15 +1183,12 @@ def _provably_nonnegative(u, facts: Facts) -> bool:
     return sign > 0
 
 
-def _zero_by_exp_log(expr, facts, options, seconds, prepared=None):
+def _zero_by_exp_log(expr, facts, options, seconds, prepared: dict):
     """The exp/log normal form (one slice, kept in `prepared` for a later stage), then each
     rational simplification among `options` (a slice each)."""
-    if prepared is not None and "exp-log" in prepared:
-        form = prepared["exp-log"]
-    else:
-        form = _timeboxed(lambda: exp_log_form(expr, facts), seconds)
-        if prepared is not None:
-            prepared["exp-log"] = form
+    if "exp-log" not in prepared:
+        prepared["exp-log"] = _timeboxed(lambda: exp_log_form(expr, facts), seconds)
+    form = prepared["exp-log"]
     if form is None:
         return None, None
     for name, f in _exp_log_strategies():
@@ -1202,7 +1200,7 @@ def _zero_by_exp_log(expr, facts, options, seconds, prepared=None):
     return None, None
 
 
-def _zero_by_classic(expr, facts, options, seconds, prepared=None):
+def _zero_by_classic(expr, facts, options, seconds, prepared: dict):
     """The strategies of _CLASSIC_NAMES among `options`, cheapest first: (label, winner,
     residual, stopped), `stopped` when one ran out of its slice (the heavier ones after it
     are not tried).  `prepared` keeps the form the strategies work on (the logs split)
@@ -1219,7 +1217,7 @@ def _zero_by_classic(expr, facts, options, seconds, prepared=None):
 
     if rational(expr):
         return "rational", "rational", sp.S.Zero, False
-    if prepared is not None and "form" in prepared:
+    if "form" in prepared:
         expr, prefix, big = prepared["form"]
     else:
         prefix = ""
@@ -1237,8 +1235,7 @@ def _zero_by_classic(expr, facts, options, seconds, prepared=None):
             if split != expr:
                 expr, prefix = split, "split logs+"
                 big = big or count_ops(expr) > _MAX_OPS
-        if prepared is not None:
-            prepared["form"] = (expr, prefix, big)
+        prepared["form"] = (expr, prefix, big)
     if big and prefix:
         # only the cheap strategies on a large split form (expand may finish the job)
         if rational(expr):
@@ -1367,8 +1364,7 @@ def zero_by_then_ends(e, facts, domain, rep, trace=None, at: str = "zero"):
     on the bundled paper spent its whole slice failing where the ends then decided at once.
     Returns (the name of the strategy that proved e = 0, or None; the residual of the tries
     without the ends)."""
-    fast = tuple(n for n in _STRATEGY_NAMES if n not in _SLOW_NAMES)
-    how, residual, stopped = _zero_search(e, facts, trace, at, fast)
+    how, residual, stopped = _zero_search(e, facts, trace, at, _FAST_NAMES)
     if how:
         return how, residual
     if _transcendental(e) or _nested_roots(e):
