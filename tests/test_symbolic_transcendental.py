@@ -527,3 +527,19 @@ def test_a_simplify_certificate_replays_through_the_passes():
     # and simplify itself does not prove it: a search finds no strategy either
     S._SEARCHED.clear()
     assert S.zero_by_then_ends(wrong, S.NO_FACTS, dom, rep, Trace(), at="lhs - rhs")[0] is None
+
+
+def test_split_logs_then_rational_does_not_size_the_expression(monkeypatch):
+    # (y + 1) log(2 y) - (y + 1) log y - (y + 1) log 2 is 0 once the logs are split: the
+    # exact test decides, and count_ops (as costly as that test on a large expression) is
+    # never asked; a search that goes on to the other strategies still sizes it
+    asked = []
+    plain = S.count_ops
+    monkeypatch.setattr(S, "count_ops", lambda e: asked.append(e) or plain(e))
+    S._SEARCHED.clear()
+    e = (y + 1) * log(2 * y) - y * log(y) - log(y) - (y + 1) * log(2)
+    assert zero_by(e, strategies=("rational",))[0] == "split logs+rational"
+    assert asked == []
+    S._SEARCHED.clear()
+    assert zero_by(e + log(2), strategies=("rational", "expand"))[0] is None  # a missing term
+    assert asked

@@ -1221,13 +1221,15 @@ def _zero_by_classic(expr, facts, options, seconds, prepared: dict):
         expr, prefix, big = prepared["form"]
     else:
         prefix = ""
-        big = count_ops(expr) > _MAX_OPS
         if expr.has(sp.log):
             # a sound rewrite (every split factor is provably positive), done once up front:
             # cancel/together on unsplit KL expressions is what makes sympy slow here
             split = split_logs(expr, facts)
             if rational(split):
                 return "split logs+rational", "rational", sp.S.Zero, False
+            # sized only now: a replay of "split logs+rational" never needs it (count_ops of
+            # a large expression costs as much as the exact test)
+            big = count_ops(expr) > _MAX_OPS
             if not big:
                 expanded = _timeboxed(lambda: sp.expand(split), seconds)
                 if expanded is not None:
@@ -1235,6 +1237,8 @@ def _zero_by_classic(expr, facts, options, seconds, prepared: dict):
             if split != expr:
                 expr, prefix = split, "split logs+"
                 big = big or count_ops(expr) > _MAX_OPS
+        else:
+            big = count_ops(expr) > _MAX_OPS
         prepared["form"] = (expr, prefix, big)
     if big and prefix:
         # only the cheap strategies on a large split form (expand may finish the job)
