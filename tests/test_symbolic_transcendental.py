@@ -543,3 +543,30 @@ def test_split_logs_then_rational_does_not_size_the_expression(monkeypatch):
     S._SEARCHED.clear()
     assert zero_by(e + log(2), strategies=("rational", "expand"))[0] is None  # a missing term
     assert asked
+
+
+def _spy_radsimp(monkeypatch):
+    """Record the expressions radsimp+simplify is asked about."""
+    asked = []
+    plain = S._strategies
+    monkeypatch.setattr(S, "_strategies", lambda: [
+        (n, (lambda e, f=f: asked.append(e) or f(e)) if n == "radsimp+simplify" else f) for n, f in plain()])
+    return asked
+
+
+def test_radsimp_simplify_is_not_simplify_again(monkeypatch):
+    # simplify failed on an expression radsimp and expand_log leave as it is: radsimp+simplify
+    # would be the same simplify call again, and is not made
+    asked = _spy_radsimp(monkeypatch)
+    S._SEARCHED.clear()
+    wrong = sp.sin(x) ** 2 - sp.cos(x) ** 2 - 1  # a sign flip of sin^2 + cos^2 = 1
+    assert zero_by(wrong, strategies=("simplify", "radsimp+simplify"))[0] is None
+    assert asked == []
+    # a root in a denominator is rationalised: then it is another question, and asked
+    S._SEARCHED.clear()
+    assert zero_by(1 / (1 + sqrt(y)) + wrong, strategies=("simplify", "radsimp+simplify"))[0] is None
+    assert len(asked) == 1
+    # a replay of radsimp+simplify alone (simplify did not run in this search) runs it
+    S._SEARCHED.clear()
+    assert zero_by(wrong, strategies=("radsimp+simplify",))[0] is None
+    assert len(asked) == 2
