@@ -7,7 +7,7 @@ import sympy as sp
 import pytest
 
 from verify_claims import Inequality, Monotonic, Ref, Root
-from verify_claims.backends import smt
+from verify_claims.backends import METHODS, smt
 from verify_claims.engine.goals import Certificate
 from verify_claims.engine.verify import certify
 from verify_claims.model.domain import DeclarationError
@@ -225,3 +225,54 @@ def test_certify_with_is_validated():
     c = Identity(id="i", title="t", ref=Ref("1"), lhs=x, rhs=x, domain={x: POS}, certify_with="smt")
     with pytest.raises(DeclarationError, match="certify_with applies"):
         c.validate()
+
+
+# ------------------------------------------------------------------ sympy's first pass
+def _scripted_backends(monkeypatch, symbolic_wins_on_pass, ball_holds=False):
+    """Backends that only say what they were asked: sympy runs out of every slice before
+    the pass `symbolic_wins_on_pass` (1 or 2), which it wins at once; ball holds or fails
+    at once; the rest decline."""
+    import time as _time
+
+    from verify_claims.engine import goals as G
+    calls = []
+
+    def run(name, goal, seconds, cx_check, trace):
+        calls.append((name, seconds))
+        if name == "symbolic":
+            if sum(n == "symbolic" for n, _ in calls) == symbolic_wins_on_pass:
+                return "holds", "sympy", {}
+            t = _time.process_time()
+            while _time.process_time() - t < seconds:
+                pass
+            return None, "stopped", {}
+        if name == "ball" and ball_holds:
+            return "holds", "ball", {}
+        return None, "declined: scripted", {}
+    monkeypatch.setattr(G, "_run_backend", run)
+    monkeypatch.setattr(G, "_monotone_end", lambda *a, **k: None)
+    monkeypatch.setattr(G, "SYMBOLIC_FIRST_SECONDS", 0.05)
+    x = sp.Symbol("x")
+    from verify_claims.model.domain import Domain
+    goal = G.Goal(x, "positive", Domain({x: sp.Interval.open(0, 1)}), "x > 0")
+    return G, goal, calls
+
+
+def test_sympy_gets_a_short_first_slice_and_its_whole_slice_after_the_box_methods(monkeypatch):
+    import time as _time
+    G, goal, calls = _scripted_backends(monkeypatch, symbolic_wins_on_pass=2)
+    method, _, _ = G.solve_goal(goal, list(METHODS), _time.process_time() + 60,
+                                lambda pt: None)
+    assert method == "symbolic"  # what sympy decides with its whole slice is not lost
+    names = [n for n, _ in calls]
+    assert names.index("ball") < len(names) - 1 and names[-1] == "symbolic"
+    assert calls[names.index("symbolic")][1] == 0.05 and calls[-1][1] == G.METHOD_SECONDS["symbolic"]
+
+
+def test_a_goal_ball_decides_costs_sympy_only_its_first_slice(monkeypatch):
+    import time as _time
+    G, goal, calls = _scripted_backends(monkeypatch, symbolic_wins_on_pass=3, ball_holds=True)
+    method, _, _ = G.solve_goal(goal, list(METHODS), _time.process_time() + 60,
+                                lambda pt: None)
+    assert method == "ball"
+    assert [s for n, s in calls if n == "symbolic"] == [0.05]

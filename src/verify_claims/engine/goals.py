@@ -49,6 +49,12 @@ __all__ = ["Goal", "Certificate", "Found", "solve_goal", "certify_goals", "certi
 # Bernstein coefficients decide a one-variable polynomial of degree 126 in 0.02 s
 # (2026-11-23); a touching polynomial it cannot decide gets no more than a second.
 METHOD_SECONDS = {"symbolic": 2.0, "smt": 1.0, "bernstein": 1.0, "ball": 6.0, "interval": 6.0, "monotone": 4.0}
+# sympy's first pass at a goal, when box methods follow it: a sign analysis that wins mostly
+# wins fast (from scratch on the bundled paper every goal it decided first took at most
+# 0.33 s), while one that fails spends its whole slice (2 s on Appendix B's no-interior-
+# stationary goal, which ball then decides).  One that runs out of this first slice gets
+# its whole slice again after the box methods failed: nothing it decided before is lost.
+SYMBOLIC_FIRST_SECONDS = 0.5
 
 
 @dataclass
@@ -186,7 +192,10 @@ def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
             return None, "not recorded in the certificate", {}
     replaying = trace is not None and trace.replaying
     ball_ran = False
-    for m in options:
+    again = False  # sympy ran out of its first slice: a second pass, last (SYMBOLIC_FIRST_SECONDS)
+    k = 0
+    while k < len(options):
+        m, k = options[k], k + 1
         if m == "monotone":
             until = deadline if replaying else min(deadline, time.process_time() + METHOD_SECONDS[m])
             red = _monotone_end(_written(goal), methods, until, trace)
@@ -203,7 +212,15 @@ def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
             tried.append(f"{m}: no time left")
             break
         share = left if replaying else min(left, METHOD_SECONDS[m])
+        first = m == "symbolic" and not replaying and not again and \
+            any(b in options[k:] for b in ("ball", "interval", "monotone"))
+        if first:
+            share = min(share, SYMBOLIC_FIRST_SECONDS)
+        started = time.process_time()
         status, detail, info = _run_backend(m, goal, share, cx_check, trace)
+        if first and status != "holds" and time.process_time() - started >= 0.9 * share:
+            again = True
+            options.append(m)
         ball_ran = ball_ran or (m == "ball" and not detail.startswith("declined"))
         info_all.update(info)
         if status == "holds":
