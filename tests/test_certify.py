@@ -276,3 +276,23 @@ def test_a_goal_ball_decides_costs_sympy_only_its_first_slice(monkeypatch):
                                 lambda pt: None)
     assert method == "ball"
     assert [s for n, s in calls if n == "symbolic"] == [0.05]
+
+
+def test_with_little_time_left_sympy_gets_its_whole_slice_at_once(monkeypatch):
+    # the goal's time left could not hold the first slice, the box methods' slices and a
+    # second pass: sympy's whole slice first, as if there were no first slice
+    import time as _time
+    G, goal, calls = _scripted_backends(monkeypatch, symbolic_wins_on_pass=1)
+    method, _, _ = G.solve_goal(goal, list(METHODS), _time.process_time() + 5, lambda pt: None)
+    assert method == "symbolic"
+    assert [s for n, s in calls if n == "symbolic"] == [G.METHOD_SECONDS["symbolic"]]
+
+
+def test_no_first_slice_when_no_box_method_takes_the_goal(monkeypatch):
+    G, goal, calls = _scripted_backends(monkeypatch, symbolic_wins_on_pass=1)
+    # an equality: ball and the interval method decline it, so sympy keeps its whole slice
+    equality = G.Goal(goal.expr - goal.expr.free_symbols.pop(), "zero", goal.domain, "x - x = 0")
+    assert not G._first_slice(equality, ["ball", "interval"], 60)
+    assert G._first_slice(goal, ["ball", "interval"], 60)
+    assert not G._first_slice(goal, ["ball", "interval"], 10)  # no room for a second pass
+    assert not G._first_slice(goal, ["monotone"], 60)  # no box method follows

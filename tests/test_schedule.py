@@ -24,9 +24,19 @@ def test_modules_are_split_between_the_workers_largest_first():
 def test_a_worker_takes_its_own_modules_first_and_then_helps_the_others():
     modules = ["a.py", "b.py", "a.py", "b.py"]
     pending = [1, 3, 0, 2]  # already ordered heaviest kind first
-    assert _pick(pending, lambda i: modules[i] == "a.py") == 2
-    assert _pick(pending, lambda i: modules[i] == "b.py") == 0
-    assert _pick([1, 3], lambda i: modules[i] == "a.py") == 0  # none of its own left: the first
+    same = [5, 5, 5, 5].__getitem__  # every claim of one kind
+    assert _pick(pending, lambda i: modules[i] == "a.py", same) == 2
+    assert _pick(pending, lambda i: modules[i] == "b.py", same) == 0
+    assert _pick([1, 3], lambda i: modules[i] == "a.py", same) == 0  # none of its own left: the first
+
+
+def test_a_heavier_kind_waiting_starts_before_a_workers_own_lighter_claims():
+    # claim 1 (b.py) is a maximiser, the rest identities: the worker of a.py takes it first,
+    # so it does not wait for b.py's worker and end the run alone
+    modules = ["a.py", "b.py", "a.py", "b.py"]
+    costs = [5, 0, 5, 5].__getitem__
+    assert _pick([1, 3, 0, 2], lambda i: modules[i] == "a.py", costs) == 0
+    assert _pick([3, 0, 2], lambda i: modules[i] == "a.py", costs) == 1  # then its own again
 
 
 def _where(claim, settings, certificate=None):

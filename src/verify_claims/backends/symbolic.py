@@ -922,9 +922,11 @@ def _strategies():
     ]
 
 
+@functools.lru_cache(maxsize=64)
 def _radsimp_form(e):
     """Denominators with roots rationalised, logs of products split where sympy's
-    assumptions allow: what radsimp+simplify simplifies."""
+    assumptions allow: what radsimp+simplify simplifies (kept: _zero_by_classic asks for it
+    before the strategy itself does)."""
     return sp.radsimp(sp.expand_log(e, force=False))
 
 
@@ -1270,9 +1272,10 @@ def _zero_by_classic(expr, facts, options, seconds, prepared: dict):
             continue
         if name == "radsimp+simplify" and simplify_failed and \
                 _timeboxed(lambda: _radsimp_form(expr), seconds) in (None, expr):
-            # radsimp and expand_log change nothing: this is simplify again, on the
+            # expand_log and radsimp change nothing: this is simplify again, on the
             # expression simplify just failed on (from scratch, 11 of its 19 attempts on
-            # the bundled paper, 1.6 s of CPU)
+            # the bundled paper, 1.6 s of CPU); or they ran out of the strategy's slice
+            # (None), which the strategy would too: the last one, so nothing else is skipped
             continue
         t0 = time.process_time()
         r = _timeboxed(lambda: f(expr), seconds)

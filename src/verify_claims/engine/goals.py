@@ -49,11 +49,13 @@ __all__ = ["Goal", "Certificate", "Found", "solve_goal", "certify_goals", "certi
 # Bernstein coefficients decide a one-variable polynomial of degree 126 in 0.02 s
 # (2026-11-23); a touching polynomial it cannot decide gets no more than a second.
 METHOD_SECONDS = {"symbolic": 2.0, "smt": 1.0, "bernstein": 1.0, "ball": 6.0, "interval": 6.0, "monotone": 4.0}
-# sympy's first pass at a goal, when box methods follow it: a sign analysis that wins mostly
-# wins fast (from scratch on the bundled paper every goal it decided first took at most
-# 0.33 s), while one that fails spends its whole slice (2 s on Appendix B's no-interior-
-# stationary goal, which ball then decides).  One that runs out of this first slice gets
-# its whole slice again after the box methods failed: nothing it decided before is lost.
+# sympy's first pass at a goal, when a box method that takes the goal follows it: a sign
+# analysis that wins mostly wins fast (from scratch on the bundled paper every goal it
+# decided first took at most 0.33 s), while one that fails spends its whole slice (2 s on
+# Appendix B's no-interior-stationary goal, which ball then decides).  One that runs out of
+# this first slice gets its whole slice again, last, after the methods that follow failed;
+# the first slice is only taken when the goal's time left holds all of their slices and that
+# whole slice too, so a goal sympy decided before still is (later, never with less time).
 SYMBOLIC_FIRST_SECONDS = 0.5
 
 
@@ -212,15 +214,15 @@ def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
             tried.append(f"{m}: no time left")
             break
         share = left if replaying else min(left, METHOD_SECONDS[m])
-        first = m == "symbolic" and not replaying and not again and \
-            any(b in options[k:] for b in ("ball", "interval", "monotone"))
+        first = m == "symbolic" and not replaying and not again and _first_slice(goal, options[k:], left)
         if first:
-            share = min(share, SYMBOLIC_FIRST_SECONDS)
+            share = SYMBOLIC_FIRST_SECONDS
         started = time.process_time()
         status, detail, info = _run_backend(m, goal, share, cx_check, trace)
         if first and status != "holds" and time.process_time() - started >= 0.9 * share:
             again = True
             options.append(m)
+            detail = f"first {share:g} s: {detail}"
         ball_ran = ball_ran or (m == "ball" and not detail.startswith("declined"))
         info_all.update(info)
         if status == "holds":
@@ -229,6 +231,19 @@ def solve_goal(goal, methods, deadline, cx_check, trace=None, _reduce=True):
             return m, detail, info
         tried.append(f"{m}: {detail}")
     return None, "; ".join(tried), info_all
+
+
+def _first_slice(goal, after, left) -> bool:
+    """Does sympy take a short first slice (SYMBOLIC_FIRST_SECONDS) at this goal?  Only when
+    ball or the interval method, among the methods `after` it, takes the goal (a box method
+    that declines it would not spend the time saved), and when the `left` seconds hold the
+    first slice, every later method's slice and sympy's whole slice after them."""
+    boxes = [b for b in after if b in ("ball", "interval")]
+    needed = SYMBOLIC_FIRST_SECONDS + METHOD_SECONDS["symbolic"] + sum(METHOD_SECONDS[b] for b in after)
+    if not boxes or left < needed:
+        return False
+    backends = certification_backends()
+    return any(not backends[b].declines(goal if backends[b].takes_sums else _written(goal)) for b in boxes)
 
 
 def _solve_instances(goal, split, methods, deadline, cx_check, trace, _reduce):

@@ -176,16 +176,17 @@ def _owners(modules: list, jobs: int) -> dict:
     return owner
 
 
-def _pick(pending: list, mine) -> int:
-    """The position in `pending` (claim indices, heaviest kind first) of the claim worker
-    k takes next: the first of its own modules (`mine(i)`), else the first of all (then it
-    helps another worker with what is left).  Claims of one module share expressions,
-    derivatives and the answers of their zero tests (sympy's caches and
-    backends.symbolic's memo), which a worker keeps: from scratch about 3 % less CPU than
-    workers that alternate claims, a fresh clone's replay about 6 % less."""
+def _pick(pending: list, mine, cost) -> int:
+    """The position in `pending` (claim indices, heaviest kind first) of the claim a free
+    worker takes next: the first of its own modules (`mine(i)`), unless a claim of a
+    heavier kind (`cost(i)`, lower first) is still waiting, which then starts first, so no
+    heavy claim is left for the end; with none of its own left, the first of all (it helps
+    the other workers).  Claims of one module share expressions, derivatives and the
+    answers of their zero tests (sympy's caches and backends.symbolic's memo), which a
+    worker keeps."""
     for pos, i in enumerate(pending):
         if mine(i):
-            return pos
+            return pos if cost(i) <= cost(pending[0]) else 0
     return 0
 
 
@@ -211,7 +212,8 @@ def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None
     # heaviest kinds first, so a slow claim does not start last and leave the other
     # workers idle, each worker taking its own modules' claims first (_pick); results stay
     # in declaration order and seeds depend only on the id
-    pending = sorted(range(total), key=lambda i: _cost(claims[i]))
+    costs = [_cost(c) for c in claims]
+    pending = sorted(range(total), key=costs.__getitem__)
     owner = _owners([c.source for c in claims], jobs)
     slots = [_Slot(ctx, claims, settings, job) for _ in range(jobs)]
     wall = wall_limit(settings)
@@ -239,7 +241,7 @@ def _run_verified(claims, settings: Settings, jobs, on_result, certificates=None
                 break
             for k, slot in enumerate(slots):
                 if slot.task is None and pending:
-                    slot.task = pending.pop(_pick(pending, lambda i, k=k: owner[claims[i].source] == k))
+                    slot.task = pending.pop(_pick(pending, lambda i, k=k: owner[claims[i].source] == k, costs.__getitem__))
                     slot.started = time.monotonic()
                     try:
                         slot.conn.send((slot.task, cert_of(claims[slot.task])))
