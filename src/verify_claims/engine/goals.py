@@ -132,8 +132,7 @@ def undecided(t0, records, reason, boxes=0, depth=0):
 # ------------------------------------------------------------------ one goal
 def _run_backend(name, goal, seconds, cx_check, trace):
     backend = certification_backends()[name]
-    if not backend.takes_sums:
-        goal = _written(goal)
+    goal = _for_backend(backend, goal)
     why = backend.declines(goal)
     if why:
         return None, f"declined: {why}", {}
@@ -151,6 +150,11 @@ def _run_backend(name, goal, seconds, cx_check, trace):
             return None, "z3 sat, but its model is not confirmed by mpmath (not used)", info
         return None, "an enclosure had the wrong sign, but mpmath did not confirm it (not used)", info
     return None, dec.detail, info
+
+
+def _for_backend(backend, goal):
+    """The goal as `backend` takes it: its sums written out unless it adds them up itself."""
+    return goal if backend.takes_sums else _written(goal)
 
 
 def _written(goal):
@@ -243,7 +247,7 @@ def _first_slice(goal, after, left) -> bool:
     if not boxes or left < needed:
         return False
     backends = certification_backends()
-    return any(not backends[b].declines(goal if backends[b].takes_sums else _written(goal)) for b in boxes)
+    return any(not backends[b].declines(_for_backend(backends[b], goal)) for b in boxes)
 
 
 def _solve_instances(goal, split, methods, deadline, cx_check, trace, _reduce):

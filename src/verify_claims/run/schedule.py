@@ -20,6 +20,7 @@ import multiprocessing as mp
 import os
 import signal
 import time
+from collections import Counter
 from multiprocessing.connection import wait
 
 from ..kinds.summary import verify_summary
@@ -164,9 +165,7 @@ def _cost(claim) -> int:
 def _owners(modules: list, jobs: int) -> dict:
     """Each module's worker (_pick): the modules, largest first, each to the worker with the
     fewest claims so far."""
-    sizes: dict = {}
-    for m in modules:
-        sizes[m] = sizes.get(m, 0) + 1
+    sizes = Counter(modules)
     load = [0] * jobs
     owner = {}
     for m in sorted(sizes, key=lambda m: (-sizes[m], m)):
