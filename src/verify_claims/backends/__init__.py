@@ -22,10 +22,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Decision", "Backend", "HOLDS", "VIOLATED", "UNKNOWN", "certification_backends", "METHODS"]
+__all__ = ["Decision", "Backend", "HOLDS", "VIOLATED", "UNKNOWN", "certification_backends", "METHODS", "SEARCHED"]
 
 HOLDS, VIOLATED, UNKNOWN = "holds", "violated", "unknown"
 METHODS = ("symbolic", "smt", "bernstein", "ball", "interval")
+# what a search tries, as a certificate of *checked* records it: the certification backends
+# and the prover's later additions (the case split of ``cases``).  A claim recorded as checked
+# before one of them existed is searched again rather than left at checked
+SEARCHED = METHODS + ("case split",)
 
 
 @dataclass

@@ -40,7 +40,8 @@ from .rational import identically_zero, polynomial_identically_zero  # noqa: F40
 from .timebox import TimeUp, time_limit
 
 __all__ = ["ProofOutcome", "Facts", "NO_FACTS", "zero_by", "prove_sign", "split_logs", "assume", "weakest",
-           "short", "is_linear", "with_ends", "decide_sign_goal", "PROVED", "CERTIFIED", "nonsmooth"]
+           "short", "is_linear", "with_ends", "decide_sign_goal", "PROVED", "CERTIFIED", "nonsmooth",
+           "exp_log_form", "FAST_STRATEGIES", "SLOW_STRATEGIES"]
 
 PROVED, CERTIFIED = "proved", "certified"
 
@@ -886,6 +887,8 @@ _CLASSIC_NAMES = _STRATEGY_NAMES[:7]
 # (zero_by_then_ends), which decide the same zero tests for a fraction of that
 _SLOW_NAMES = ("simplify", "radsimp+simplify")
 _FAST_NAMES = tuple(n for n in _STRATEGY_NAMES if n not in _SLOW_NAMES)
+# for a prover that tries the fast strategies, then its own rewriting, then the slow ones
+FAST_STRATEGIES, SLOW_STRATEGIES = _FAST_NAMES, _SLOW_NAMES
 
 
 def _rationally_zero(e):

@@ -38,7 +38,7 @@ import random
 import time
 from dataclasses import replace
 
-from ..backends import METHODS
+from ..backends import SEARCHED
 from ..backends.numeric import NumericOutcome
 from ..backends.shrink import shrink_counterexample
 from ..backends.symbolic import ProofOutcome
@@ -76,7 +76,7 @@ def verify(claim, settings: Settings | None = None, *, certificate: dict | None 
     if certificate is not None and certificate.get("status") not in ("proved", "certified", "checked", "undecided"):
         certificate = None  # a refutation is re-found by the numbers or the search, never replayed
     if certificate is not None and certificate.get("status") in ("checked", "undecided") and \
-            not set(METHODS) <= set(certificate.get("methods") or ()):
+            not set(SEARCHED) <= set(certificate.get("methods") or ()):
         # "no sound method succeeded" was recorded before one of today's methods existed
         certificate = None
     t0 = time.process_time()

@@ -1,15 +1,17 @@
 """Identity: lhs = rhs at every point of the domain.
 
 Falsified by comparing both sides at the seeded points; proved when sympy reduces
-lhs - rhs to exactly 0 under the domain's assumptions (``backends.symbolic.zero_by``).
+lhs - rhs to exactly 0 under the domain's assumptions (``backends.symbolic.zero_by``),
+or, with Min, Max, Abs, sign or Piecewise in it, branch by branch (``backends.cases``).
 """
 
 from __future__ import annotations
 
+from ..backends.cases import has_kinks, zero_by_cases
 from ..backends.instances import instance_values, instances
 from ..backends.numeric import Evaluator, check_equal, sample_points
 from ..backends.symbolic import (PROVED, ProofOutcome, assume, polynomial_identically_zero, short, zero_by,
-                                 zero_by_then_ends)
+                                 with_ends, zero_by_then_ends)
 from .base import Kind, exactly_nonzero, point_target, start_point
 
 
@@ -43,11 +45,22 @@ class IdentityKind(Kind):
             return _prove_instances(claim, split, ctx)
         rep, facts = assume(claim)
         e = claim.lhs.xreplace(rep) - claim.rhs.xreplace(rep)
+        split_residual = None
+        if has_kinks(e, *claim.domain.where):
+            # no rewriting of a kink is 0 (Min(1 + eps, Max(x, 1 - eps)) - x on the band):
+            # sympy's strategies below only spend their slices failing where the cases decide
+            how, split_residual = zero_by_cases(e, [r.xreplace(rep) for r in with_ends(claim.domain)],
+                                                ctx.trace, at="lhs - rhs")
+            if how:
+                return ProofOutcome(PROVED, f"sympy ({how})", {"residual": "0", "strategy": how})
         # log((x - 1)/(r - 1)) splits only where the signs of x - 1 and r - 1 are known: the ends
         how, residual = zero_by_then_ends(e, facts, claim.domain, rep, ctx.trace, at="lhs - rhs")
         if how:
             return ProofOutcome(PROVED, f"sympy ({how})", {"residual": "0", "strategy": how})
-        return ProofOutcome(None, "sympy", {"residual": short(residual)})
+        evidence = {"residual": short(residual)}
+        if split_residual:
+            evidence["case split"] = split_residual
+        return ProofOutcome(None, "sympy", evidence)
 
 
 def _instances_exactly(claim):

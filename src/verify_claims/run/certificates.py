@@ -83,8 +83,8 @@ class Certificates:
             rec["decisions"] = dict(sorted((result.evidence.get("trace") or {}).items()))
         else:
             # which methods found nothing: a later engine with a new method searches again
-            from ..backends import METHODS
-            rec["methods"] = list(METHODS)
+            from ..backends import SEARCHED
+            rec["methods"] = list(SEARCHED)
             reason = ((result.evidence or {}).get("certificate") or {}).get("reason")
             if reason:
                 # why, shown again when the search is skipped; a reason replayed from a
