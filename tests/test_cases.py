@@ -190,3 +190,46 @@ def test_a_sympy_failure_inside_the_split_is_not_a_verdict(monkeypatch):
     monkeypatch.setattr(cases, "_decide_branch", broken)
     how, why = zero_by_cases(CLIP - x, [x >= 1 - eps, x <= 1 + eps])
     assert how is None and "TypeError" in why
+
+
+# ------------------------------------------------------------------ a review's counterexamples
+# each was "proved" by an earlier version of the split, and is false at the point named
+
+def test_a_not_equal_condition_is_no_sign_condition():
+    # Not(Eq(x, 0)) is Ne(x, 0): x < 0 or x > 0, never "x <= 0" (false at x = 1: value 2)
+    p = sp.Piecewise((0, sp.Eq(x, 0)), (x, True))
+    assert zero_by_cases(sp.Abs(p) + x, [])[0] is None
+    y = sp.Symbol("y", real=True)
+    line = Identity(id="on-a-line", title="t", ref=Ref("1", eq="1"),
+                    lhs=sp.Piecewise((sp.Abs(sp.Piecewise((0, sp.Eq(y, 0)), (y, True))) + y, sp.Eq(x, y)), (0, True)),
+                    rhs=sp.Integer(0), domain={x: sp.Reals, y: sp.Reals})
+    assert verify(line, SETTINGS).status != "proved"  # false only where x = y = 1, 2, ...
+    # the tie convention of Section 2.1 is still proved: 0 on a tie, else d/|d|
+    assert zero_by_cases(sp.Piecewise((0, sp.Eq(d, 0)), (d / sp.Abs(d), True)) - sp.sign(d), [])[0]
+
+
+def test_complex_or_infinite_factors_have_no_sign():
+    assert zero_by_cases((1 + sp.I) * sp.Max(x, 0), [])[0] is None  # 1 + I at x = 1
+    w, y = sp.symbols("w y", real=True)
+    assert zero_by_cases(sp.Piecewise((w ** 2 / (y - 1), sp.Eq(y, 1)), (0, True)), [])[0] is None  # zoo w**2
+
+
+def test_no_substitution_reaches_a_bound_variable():
+    y = sp.Symbol("y", real=True)
+    # |y| * sum_{y=-1}^{1} |y| is 2 |y|, not 0 (the sum's own y turned non-negative: -1 + 0 + 1)
+    assert zero_by_cases(sp.Abs(y) * sp.Sum(sp.Abs(y), (y, -1, 1)), [])[0] is None
+    assert zero_by_cases(sp.Piecewise((sp.Sum(sp.Heaviside(x), (x, -1, 1)), x > 0), (3, True)) - 3, [])[0] is None
+    assert zero_by_cases(sp.Piecewise((sp.Sum(x * y, (x, 1, 2)) - 5, sp.Eq(x, y)), (0, True)), [])[0] is None
+
+
+def test_a_symbol_is_not_merged_with_another_of_its_name():
+    xr, xp = sp.Symbol("x", real=True), sp.Symbol("x", positive=True)
+    # at xr = 1, xp = 2 the value is -1
+    assert zero_by_cases(sp.Piecewise((xr - xp, xr > 0), (0, True)), [])[0] is None
+
+
+def test_a_long_condition_is_not_distributed():
+    ys = sp.symbols("y0:18", real=True)
+    cond = sp.And(*[sp.Or(a < 0, b < 0) for a, b in zip(ys[::2], ys[1::2])])
+    how, why = zero_by_cases(sp.Piecewise((1, cond), (0, True)) - 1, [])
+    assert how is None and "more than 12 relations" in why

@@ -33,6 +33,7 @@ __all__ = ["KINKS", "has_kinks", "zero_by_cases"]
 
 KINKS = (sp.Min, sp.Max, sp.Abs, sp.sign, sp.Piecewise)
 MAX_BRANCHES = 64  # a case split beyond this many branches is left to the other methods
+MAX_RELATIONS = 12  # nor is a Piecewise condition longer than this
 # the whole split's CPU slice: on the bundled paper the largest took 1 s; a split that
 # keeps finding conditions it cannot refute stops here rather than use the claim's budget
 CASES_SECONDS = 2 * STRATEGY_SECONDS
@@ -65,12 +66,15 @@ def zero_by_cases(expr, relations, trace=None, at: str = "zero"):
 
 
 class _Leaves(list):
-    """The undecided branches found so far, and how many branches were looked at."""
+    """The undecided branches found so far, how many branches were looked at, and the names
+    of the symbols bound by a sum, an integral, ... anywhere in the question."""
     nodes = 0
+    bound: frozenset = frozenset()
 
 
 def _zero_by_cases(expr, relations, trace, at):
     leaves = _Leaves()
+    leaves.bound = _bound_names([expr, *relations])
     _split(expr, [], relations, leaves, ())
     used = {}
     for i, (e, conds, rels, said) in enumerate(leaves):
@@ -92,7 +96,7 @@ def _split(e, conds, rels, leaves, said):
     leaves.nodes += 1
     if len(leaves) > MAX_BRANCHES or leaves.nodes > 4 * MAX_BRANCHES:
         raise _Undecided(f"more than {MAX_BRANCHES} branches")
-    ne = next((r for r in rels if isinstance(r, sp.Ne)), None)
+    ne = next((r for r in rels if isinstance(r, sp.Ne) and _real_sides(r, rels)), None)
     if ne is not None:
         rest = [r for r in rels if r is not ne]
         for c in (ne.lhs < ne.rhs, ne.lhs > ne.rhs):
@@ -110,8 +114,8 @@ def _split(e, conds, rels, leaves, said):
                 raise _Undecided(f"{short(node)} is undefined where it is also a condition")
             _branch(sp.nan, conds, rels, new, leaves, said)
             continue
-        _branch(e.xreplace({node: value}), [c.xreplace({node: value}) for c in conds],
-                [r.xreplace({node: value}) for r in rels], new, leaves, said)
+        ee, cc, rr, _ = _substitute(e, conds, rels, {node: value}, None, leaves)
+        _branch(ee, cc, rr, new, leaves, said)
 
 
 def _branch(e, conds, rels, new, leaves, said):
@@ -119,12 +123,19 @@ def _branch(e, conds, rels, new, leaves, said):
     fold sign conditions on a symbol into its assumptions, and go on splitting unless the
     branch is shown empty."""
     for conj in _conjunctions(sp.And(*new)):
+        ne = next((c for c in conj if isinstance(c, sp.Ne) and _real_sides(c, rels)), None)
+        if ne is not None:
+            # a != b (the negation of a Piecewise's a = b) is a < b or a > b: two branches
+            rest = [c for c in conj if c is not ne]
+            for side in (ne.lhs < ne.rhs, ne.lhs > ne.rhs):
+                _branch(e, conds, rels, [*rest, side], leaves, said)
+            continue
         ee, cc, rr = e, list(conds), list(rels)
         known = len(cc)
         empty = False
         stated = said + tuple(str(c) for c in conj if str(c) not in said)
         for c in conj:
-            ee, cc, rr, c = _fold(ee, cc, rr, c)
+            ee, cc, rr, c = _fold(ee, cc, rr, c, leaves)
             if c is sp.false:
                 empty = True
                 break
@@ -143,6 +154,9 @@ def _conjunctions(cond):
         return [[]]
     if cond is sp.false:
         return []
+    if len(cond.atoms(sp.core.relational.Relational)) > MAX_RELATIONS:
+        # distributing a long condition into its conjunctions is exponential in its length
+        raise _Undecided(f"a condition of more than {MAX_RELATIONS} relations")
     dnf = sp.to_dnf(cond)
     terms = dnf.args if isinstance(dnf, sp.Or) else (dnf,)
     out = []
@@ -167,10 +181,27 @@ def _innermost_kink(exprs):
 
     for x in exprs:
         walk(x)
-    return next(iter(sp.ordered(found)), None) if found else None
+    # srepr tells apart symbols of one name with different assumptions: a fixed order
+    return min(found, key=lambda n: (sp.default_sort_key(n), sp.srepr(n))) if found else None
 
 
 _BINDERS = (sp.Sum, sp.Product, sp.Integral, sp.Lambda, sp.Subs, sp.Derivative, sp.Limit)
+
+
+def _bound_names(exprs) -> frozenset:
+    """Names of the symbols some binder in exprs binds (k of a sum over k)."""
+    names = set()
+    for x in exprs:
+        for node in sp.preorder_traversal(x):
+            if isinstance(node, _BINDERS):
+                names |= {a.name for a in node.atoms(sp.Symbol) - node.free_symbols}
+    return frozenset(names)
+
+
+def _real_sides(rel, rels) -> bool:
+    """Are both sides of a relation real (so a != b is a < b or a > b)?"""
+    facts = _facts(rels)
+    return all(side.is_extended_real or facts.is_real(side) for side in (rel.lhs, rel.rhs))
 
 
 def _arguments(node):
@@ -215,7 +246,7 @@ def _cases(node, rels):
 
 
 # ------------------------------------------------------------------ one condition
-def _fold(e, conds, rels, c):
+def _fold(e, conds, rels, c, leaves):
     """Take the condition c into the branch: an equation linear in a symbol is
     substituted, a sign condition on a symbol becomes that symbol's assumption; returns
     (expr, conditions, relations, c as it stays: sp.true once folded)."""
@@ -223,13 +254,15 @@ def _fold(e, conds, rels, c):
         return e, conds, rels, c
     d = c.lhs - c.rhs
     if isinstance(c, sp.Eq):
-        for s in sorted(d.free_symbols, key=str):
+        for s in sorted(d.free_symbols, key=lambda s: (s.name, sp.srepr(s))):
             a = sp.diff(d, s)
-            if a.is_number and a != 0:
+            if a.is_number and a.is_zero is False:
                 value = s - d / a
-                return _substitute(e, conds, rels, {s: sp.expand(value)}, sp.true)
+                return _substitute(e, conds, rels, {s: sp.expand(value)}, sp.true, leaves)
         return e, conds, rels, c
     sign = _symbol_sign(c)
+    if sign is not None and _namesakes(sign[0], [e, *conds, *rels]):
+        sign = None  # a new symbol of this name would merge it with another of the same name
     if sign is not None:
         s, assumption = sign
         old = s.assumptions0
@@ -241,13 +274,20 @@ def _fold(e, conds, rels, c):
             return e, conds, rels, sp.false
         if old.get("real") and not old.get("integer"):
             new = sp.Symbol(s.name, **{assumption: True})
-            return _substitute(e, conds, rels, {s: new}, sp.true)
+            return _substitute(e, conds, rels, {s: new}, sp.true, leaves)
     return e, conds, rels, c
+
+
+def _namesakes(s, exprs) -> bool:
+    """Is there another free symbol named like s?"""
+    return any(t.name == s.name and t != s for x in exprs for t in x.free_symbols)
 
 
 def _symbol_sign(c):
     """(s, 'positive' | 'negative' | 'nonnegative' | 'nonpositive') when c says only that
     of a single symbol s (s > 0, 0 > s, -s <= 0, ...), else None."""
+    if not isinstance(c, _INEQUALITIES):
+        return None  # a != b says nothing of a sign
     d = sp.expand(c.lhs - c.rhs)  # c is d > 0, d >= 0, d < 0 or d <= 0
     flip = 1
     if isinstance(d, sp.Mul) and len(d.args) == 2 and d.args[0] == -1:
@@ -261,7 +301,14 @@ def _symbol_sign(c):
     return d, ("negative" if strict else "nonpositive")
 
 
-def _substitute(e, conds, rels, rep, c):
+_INEQUALITIES = (sp.StrictGreaterThan, sp.GreaterThan, sp.StrictLessThan, sp.LessThan)
+
+
+def _substitute(e, conds, rels, rep, c, leaves):
+    """rep applied everywhere; refused (the split stops) where it would reach a symbol a sum
+    or an integral binds: xreplace does not stop at a binder."""
+    if leaves.bound and any(s.name in leaves.bound for k in rep for s in k.free_symbols):
+        raise _Undecided("a substitution would reach a variable bound by a sum or an integral")
     return (e.xreplace(rep), [x.xreplace(rep) for x in conds], [r.xreplace(rep) for r in rels], c)
 
 
@@ -315,8 +362,11 @@ def _sign_holds(d, facts: Facts, strict: bool) -> bool:
         if x.is_number:
             if x.is_zero:
                 return not strict
+            if x.is_finite is not True or not x.is_extended_real:
+                return False  # 1 + I or zoo is neither sign
             negative += bool(x.is_negative)
-        elif isinstance(x, sp.Pow) and x.exp.is_integer and x.exp.is_even and not strict:
+        elif isinstance(x, sp.Pow) and x.exp.is_integer and x.exp.is_even and not strict and (
+                x.base.is_extended_real or facts.is_real(x.base)):
             continue
         elif (facts.is_positive(x) if strict else facts.is_nonnegative(x)):
             continue
@@ -375,7 +425,8 @@ def _decide_branch(e, conds, rels, trace, at):
     """How e = 0 holds on this branch (a short label), or None."""
     if e == 0:
         return "0 as it stands"
-    if e.has(*KINKS) or any(not isinstance(c, sp.core.relational.Relational) for c in conds):
+    if e.has(*KINKS, sp.nan, sp.zoo, sp.oo, -sp.oo) or any(
+            not isinstance(c, sp.core.relational.Relational) for c in conds):
         return None
     facts = _facts(_relevant(e, conds + rels))
     how, _ = zero_by(e, facts, trace, at=at, strategies=FAST_STRATEGIES)
@@ -388,7 +439,7 @@ def _decide_branch(e, conds, rels, trace, at):
         how, _ = zero_by(form, facts, trace, at=at + ", exp/log form", strategies=FAST_STRATEGIES)
         if how:
             return f"by the exp/log form and {how}"
-    if _sign_holds(e, facts, False) and _sign_holds(-e, facts, False):
+    if facts.is_real(e) and _sign_holds(e, facts, False) and _sign_holds(-e, facts, False):
         return "0 by its signs"
     how, _ = zero_by(e, facts, trace, at=at, strategies=SLOW_STRATEGIES)
     if how:
