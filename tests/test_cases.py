@@ -233,3 +233,18 @@ def test_a_long_condition_is_not_distributed():
     cond = sp.And(*[sp.Or(a < 0, b < 0) for a, b in zip(ys[::2], ys[1::2])])
     how, why = zero_by_cases(sp.Piecewise((1, cond), (0, True)) - 1, [])
     assert how is None and "more than 12 relations" in why
+
+
+def test_a_second_review_s_counterexamples():
+    xr, xp = sp.Symbol("x", real=True), sp.Symbol("x", positive=True)
+    # two symbols named x: folding xr > 0 must not make xr the other x (1 at xr = 3, xp = 1/2)
+    assert zero_by_cases(sp.Piecewise((1, sp.And(xr > 0, xp < 1)), (0, True)), [xr > 2])[0] is None
+    y = sp.Symbol("y", real=True)
+    # x = y substituted into a binder where x is bound and free at once (each false at x = y = 1 or 2)
+    for inner in (sp.Integral(x * y, (x, 0, x)) - y ** 3 / 3, sp.Derivative(x * y, x) - 2 * y,
+                  sp.Sum(x * y, (x, 1, x)) - y * (y + 1) * (2 * y + 1) / 6, sp.Subs(x * y, x, x + 1) - (y + 1) ** 2):
+        assert zero_by_cases(sp.Piecewise((inner, sp.Eq(x, y)), (0, True)), [])[0] is None, inner
+    # log 6 - log 2 - log 3 is 0, but sympy cannot sign it: no branch may be refuted by it
+    yp = sp.Symbol("y", positive=True)
+    c = sp.log(6) - sp.log(2) - sp.log(3)
+    assert zero_by_cases(sp.Piecewise((1, sp.Eq(c * yp, 0)), (0, True)), [])[0] is None

@@ -70,11 +70,13 @@ class _Leaves(list):
     of the symbols bound by a sum, an integral, ... anywhere in the question."""
     nodes = 0
     bound: frozenset = frozenset()
+    shared: frozenset = frozenset()
 
 
 def _zero_by_cases(expr, relations, trace, at):
     leaves = _Leaves()
     leaves.bound = _bound_names([expr, *relations])
+    leaves.shared = _shared_names([expr, *relations])
     _split(expr, [], relations, leaves, ())
     used = {}
     for i, (e, conds, rels, said) in enumerate(leaves):
@@ -93,9 +95,7 @@ def _split(e, conds, rels, leaves, said):
     is not shown empty on the way is appended to leaves as (expr, its conditions, the
     domain's relations, all in the branch's symbols; the conditions as they were stated,
     for the report, including those folded into assumptions)."""
-    leaves.nodes += 1
-    if len(leaves) > MAX_BRANCHES or leaves.nodes > 4 * MAX_BRANCHES:
-        raise _Undecided(f"more than {MAX_BRANCHES} branches")
+    _count(leaves)
     ne = next((r for r in rels if isinstance(r, sp.Ne) and _real_sides(r, rels)), None)
     if ne is not None:
         rest = [r for r in rels if r is not ne]
@@ -114,7 +114,7 @@ def _split(e, conds, rels, leaves, said):
                 raise _Undecided(f"{short(node)} is undefined where it is also a condition")
             _branch(sp.nan, conds, rels, new, leaves, said)
             continue
-        ee, cc, rr, _ = _substitute(e, conds, rels, {node: value}, None, leaves)
+        ee, cc, rr, _, _ = _substitute(e, conds, rels, {node: value}, None, leaves)
         _branch(ee, cc, rr, new, leaves, said)
 
 
@@ -126,6 +126,7 @@ def _branch(e, conds, rels, new, leaves, said):
         ne = next((c for c in conj if isinstance(c, sp.Ne) and _real_sides(c, rels)), None)
         if ne is not None:
             # a != b (the negation of a Piecewise's a = b) is a < b or a > b: two branches
+            _count(leaves)
             rest = [c for c in conj if c is not ne]
             for side in (ne.lhs < ne.rhs, ne.lhs > ne.rhs):
                 _branch(e, conds, rels, [*rest, side], leaves, said)
@@ -134,8 +135,12 @@ def _branch(e, conds, rels, new, leaves, said):
         known = len(cc)
         empty = False
         stated = said + tuple(str(c) for c in conj if str(c) not in said)
-        for c in conj:
-            ee, cc, rr, c = _fold(ee, cc, rr, c, leaves)
+        pending = list(conj)
+        while pending:
+            ee, cc, rr, c, done = _fold(ee, cc, rr, pending.pop(0), leaves)
+            if done:
+                # the conditions still to come speak of the new symbol (or the value) too
+                pending = [p.xreplace(done) for p in pending]
             if c is sp.false:
                 empty = True
                 break
@@ -146,6 +151,12 @@ def _branch(e, conds, rels, new, leaves, said):
         cc = [c for c in cc if c is not sp.true]
         rr = [r for r in rr if r is not sp.true]
         _split(ee, cc, rr, leaves, stated)
+
+
+def _count(leaves):
+    leaves.nodes += 1
+    if len(leaves) > MAX_BRANCHES or leaves.nodes > 4 * MAX_BRANCHES:
+        raise _Undecided(f"more than {MAX_BRANCHES} branches")
 
 
 def _conjunctions(cond):
@@ -189,13 +200,25 @@ _BINDERS = (sp.Sum, sp.Product, sp.Integral, sp.Lambda, sp.Subs, sp.Derivative, 
 
 
 def _bound_names(exprs) -> frozenset:
-    """Names of the symbols some binder in exprs binds (k of a sum over k)."""
+    """Names of every symbol inside a binder in exprs (k of a sum over k, and also n in its
+    limits: a variable may be bound and free in one binder, Integral(x y, (x, 0, x)), and
+    Derivative(f, x) binds an x that is free in it).  More than the bound ones, so sound."""
     names = set()
     for x in exprs:
         for node in sp.preorder_traversal(x):
             if isinstance(node, _BINDERS):
-                names |= {a.name for a in node.atoms(sp.Symbol) - node.free_symbols}
+                names |= {a.name for a in node.atoms(sp.Symbol)}
     return frozenset(names)
+
+
+def _shared_names(exprs) -> frozenset:
+    """Names carried by more than one distinct symbol (x real and x positive): such a
+    symbol is never given a new assumption, which would make it the other one."""
+    seen: dict = {}
+    for x in exprs:
+        for a in x.atoms(sp.Symbol):
+            seen.setdefault(a.name, set()).add(a)
+    return frozenset(n for n, syms in seen.items() if len(syms) > 1)
 
 
 def _real_sides(rel, rels) -> bool:
@@ -249,9 +272,10 @@ def _cases(node, rels):
 def _fold(e, conds, rels, c, leaves):
     """Take the condition c into the branch: an equation linear in a symbol is
     substituted, a sign condition on a symbol becomes that symbol's assumption; returns
-    (expr, conditions, relations, c as it stays: sp.true once folded)."""
+    (expr, conditions, relations, c as it stays: sp.true once folded, the replacement
+    made or None)."""
     if not isinstance(c, sp.core.relational.Relational):
-        return e, conds, rels, c
+        return e, conds, rels, c, None
     d = c.lhs - c.rhs
     if isinstance(c, sp.Eq):
         for s in sorted(d.free_symbols, key=lambda s: (s.name, sp.srepr(s))):
@@ -259,23 +283,23 @@ def _fold(e, conds, rels, c, leaves):
             if a.is_number and a.is_zero is False:
                 value = s - d / a
                 return _substitute(e, conds, rels, {s: sp.expand(value)}, sp.true, leaves)
-        return e, conds, rels, c
+        return e, conds, rels, c, None
     sign = _symbol_sign(c)
-    if sign is not None and _namesakes(sign[0], [e, *conds, *rels]):
+    if sign is not None and (sign[0].name in leaves.shared or _namesakes(sign[0], [e, *conds, *rels])):
         sign = None  # a new symbol of this name would merge it with another of the same name
     if sign is not None:
         s, assumption = sign
         old = s.assumptions0
         if (assumption == "positive" and s.is_positive) or (assumption == "negative" and s.is_negative) or \
                 (assumption == "nonnegative" and s.is_nonnegative) or (assumption == "nonpositive" and s.is_nonpositive):
-            return e, conds, rels, sp.true
+            return e, conds, rels, sp.true, None
         if (assumption in ("positive", "nonnegative") and s.is_negative) or \
                 (assumption in ("negative", "nonpositive") and s.is_positive):
-            return e, conds, rels, sp.false
+            return e, conds, rels, sp.false, None
         if old.get("real") and not old.get("integer"):
             new = sp.Symbol(s.name, **{assumption: True})
             return _substitute(e, conds, rels, {s: new}, sp.true, leaves)
-    return e, conds, rels, c
+    return e, conds, rels, c, None
 
 
 def _namesakes(s, exprs) -> bool:
@@ -309,7 +333,7 @@ def _substitute(e, conds, rels, rep, c, leaves):
     or an integral binds: xreplace does not stop at a binder."""
     if leaves.bound and any(s.name in leaves.bound for k in rep for s in k.free_symbols):
         raise _Undecided("a substitution would reach a variable bound by a sum or an integral")
-    return (e.xreplace(rep), [x.xreplace(rep) for x in conds], [r.xreplace(rep) for r in rels], c)
+    return (e.xreplace(rep), [x.xreplace(rep) for x in conds], [r.xreplace(rep) for r in rels], c, rep)
 
 
 # ------------------------------------------------------------------ deciding a branch
@@ -362,9 +386,11 @@ def _sign_holds(d, facts: Facts, strict: bool) -> bool:
         if x.is_number:
             if x.is_zero:
                 return not strict
-            if x.is_finite is not True or not x.is_extended_real:
-                return False  # 1 + I or zoo is neither sign
-            negative += bool(x.is_negative)
+            if x.is_positive:
+                continue
+            if not x.is_negative:
+                return False  # 1 + I, zoo, or a number sympy cannot sign (log 6 - log 2 - log 3)
+            negative += 1
         elif isinstance(x, sp.Pow) and x.exp.is_integer and x.exp.is_even and not strict and (
                 x.base.is_extended_real or facts.is_real(x.base)):
             continue
