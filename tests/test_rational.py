@@ -157,3 +157,29 @@ def test_a_strategy_of_zero_by_and_a_replay_of_it():
     forged = {Trace().point("t", wrong, S.NO_FACTS.key()): "rational"}
     S._SEARCHED.clear()
     assert S.zero_by(wrong, S.NO_FACTS, Trace(replay=forged), at="t")[0] is None
+
+
+def test_shares_factor_is_the_gcd_of_the_numerators():
+    x, y = sp.symbols("x y", real=True)
+    assert rational.shares_factor((x - 1) * (y + 2), x - 1) is True
+    assert rational.shares_factor((x ** 2 - 1) / y, (x + 1) / (y + 3)) is True
+    assert rational.shares_factor(x * y + 1, x - 1) is False
+    assert rational.shares_factor(1 / (x - 1), x - 1) is False  # (x - 1)**2 below the line
+    assert rational.shares_factor(sp.sqrt(x) - 1, x - 1) is None  # sqrt(x)**2 = x: not seen by a gcd
+    assert rational.shares_factor(sp.Float(0.5) * x, x) is None
+
+
+def test_a_slack_that_cannot_divide_is_not_tried_with_cancel(monkeypatch):
+    p1, p2, y = sp.symbols("p1 p2 y", positive=True)
+    calls = []
+    real_cancel = sp.cancel
+    monkeypatch.setattr(S.sp, "cancel", lambda e, *a, **k: calls.append(e) or real_cancel(e, *a, **k))
+    slack = 1 - p1 ** 2 - p2 ** 2  # linear in no symbol: the zero-point test cannot rule it out
+    facts = S.Facts(positive=[slack])
+    # a multiple of the slack: still shown, through cancel
+    assert facts.is_positive(sp.expand(slack * (p1 + y)))
+    assert calls
+    calls.clear()
+    # no common factor with the slack: cancel is not asked
+    assert facts._slack_multiple(sp.expand(p1 * p2 - p2 + y)) is False
+    assert calls == []

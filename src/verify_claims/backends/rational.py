@@ -70,6 +70,24 @@ def identically_zero(expr) -> bool | None:
         return None
 
 
+def shares_factor(a, b) -> bool | None:
+    """Does b's numerator share a non-constant factor with a's numerator times b's
+    denominator, as rational functions of their atoms?  False means a/b over a common
+    denominator keeps all of b's numerator below the line, as sympy's ``cancel`` would
+    leave it.  None if not decided here (a root, whose relations flint does not see; a
+    float; too large)."""
+    try:
+        field = _Field(sp.Mul(a, b, evaluate=False))
+        if field._roots:
+            return None
+        na, da = field.value(sp.sympify(a))
+        nb, db = field.value(sp.sympify(b))
+        _bound(len(na), len(db))
+        return (na * db).gcd(nb).total_degree() > 0
+    except Exception:  # noqa: BLE001 - too large, a division by 0: not decided here
+        return None
+
+
 class _Field:
     """The atoms of one expression, as the generators of one flint context."""
 
