@@ -23,7 +23,9 @@ a machine several times slower.
 
 from __future__ import annotations
 
+import functools
 import signal
+import sys
 import threading
 import time
 import weakref
@@ -95,10 +97,30 @@ class _Clock:
 
 def _finalizing(frame) -> bool:
     """The signal came while a finalizer runs: a weakref dictionary's callback (sympy's
-    caches hold WeakKeyDictionaries) or a __del__.  Other callbacks are not recognisable
-    from their frame; for them the retry signal is the guard."""
+    caches hold WeakKeyDictionaries) or a __del__, or while sys.unraisablehook reports a
+    TimeUp such a finalizer dropped (pytest's hook imports tracemalloc there: a TimeUp
+    raised inside it fails the hook, and with it the test or the pytest plugin's run).
+    Other callbacks are not recognisable from their frame; for them the retry signal is
+    the guard."""
     code = getattr(frame, "f_code", None)
-    return code is not None and (code.co_name == "__del__" or code.co_filename == weakref.__file__)
+    if code is not None and (code.co_name == "__del__" or code.co_filename == weakref.__file__):
+        return True
+    hook = _code_of(sys.unraisablehook)
+    if hook is None:
+        return False
+    depth = 0
+    while frame is not None and depth < 64:
+        if frame.f_code is hook:
+            return True
+        frame, depth = frame.f_back, depth + 1
+    return False
+
+
+def _code_of(fn):
+    """The code object of a Python function (through functools.partial), else None."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    return getattr(fn, "__code__", None)
 
 
 _CLOCKS = {"cpu": _Clock("ITIMER_PROF", "SIGPROF", time.process_time),
