@@ -228,10 +228,6 @@ CLAIMS.append(Identity(
     domain=_clip_domain,
     where=(x >= 1 - eps, x <= 1 + eps),
     note="Both return x on [1 - eps, 1 + eps].",
-    harmless_mutants={"*": "inside the band both clips return their argument: a mistake in what one returns "
-                           "outside the band, or an end of the band moved outward, changes no value on this "
-                           "claim's domain; the clips outside the band are checked by "
-                           "clip-description-equals-ppo-clip and clip-is-nearest-end-of-band"},
 ))
 CLAIMS.append(Identity(
     id="clip-description-equals-ppo-clip",
