@@ -17,9 +17,18 @@ left.  The branches cover the domain, so the identity holds when each branch is
 A condition s > 0 (s < 0, ...) on a single symbol is folded into that symbol's
 assumptions for the rest of the branch (then sign(s) is 1 and sqrt(s**2 u) is s sqrt(u)
 to sympy), an equation s = v that is linear in a symbol is substituted, and a relation
-a != b of the domain is split into a < b and a > b.  Every step is exact: no point is
-sampled, so an identity shown this way is *proved*.  Used by the identity kind
-(``kinds/identity.py``).
+a != b (of the domain, or a Piecewise's Not(Eq)) is split into a < b and a > b.  Every step
+is exact: no point is sampled, so an identity shown this way is *proved*.  Used by the
+identity kind (``kinds/identity.py``); on arXiv 2502.18548 it proves the clip of Eq. (1)
+inside and outside its band (Sections 1 and 1.3), the pair advantage of Section 2.1 and
+the large-G normalised advantage and objectives of Appendix B.1-B.2.
+
+Guards, each added for a false identity an earlier version "proved" (tests/test_cases.py):
+Min, Max, Abs, sign and a != b are split only for arguments shown to be real; only a
+number sympy shows positive or negative has a sign; no substitution reaches a symbol
+inside a sum, an integral, a derivative, Subs or a limit (xreplace does not stop at a
+binder); a symbol is never re-typed when another symbol shares its name; a Piecewise
+undefined somewhere must have that branch shown empty.
 """
 
 from __future__ import annotations
