@@ -294,7 +294,7 @@ def _fold(e, conds, rels, c, leaves):
                 return _substitute(e, conds, rels, {s: sp.expand(value)}, sp.true, leaves)
         return e, conds, rels, c, None
     sign = _symbol_sign(c)
-    if sign is not None and (sign[0].name in leaves.shared or _namesakes(sign[0], [e, *conds, *rels])):
+    if sign is not None and sign[0].name in leaves.shared:
         sign = None  # a new symbol of this name would merge it with another of the same name
     if sign is not None:
         s, assumption = sign
@@ -309,11 +309,6 @@ def _fold(e, conds, rels, c, leaves):
             new = sp.Symbol(s.name, **{assumption: True})
             return _substitute(e, conds, rels, {s: new}, sp.true, leaves)
     return e, conds, rels, c, None
-
-
-def _namesakes(s, exprs) -> bool:
-    """Is there another free symbol named like s?"""
-    return any(t.name == s.name and t != s for x in exprs for t in x.free_symbols)
 
 
 def _symbol_sign(c):
