@@ -272,3 +272,32 @@ def test_module_whose_import_blocks_is_a_problem(write_modules):
     # --wall-limit sets the net of an import too
     loaded = load_derivations(d, import_timeout=0.3, import_wall=0.5)
     assert only_problem(loaded).cause == "import did not finish within 0.5 s (it blocks without computing)"
+
+
+def test_an_edit_of_the_same_length_in_the_same_second_is_loaded(write_modules, monkeypatch):
+    # the import system trusts a .pyc whose source has the same size and mtime (whole
+    # seconds): a scripted edit, or a checkout, within the second must still be what is
+    # verified -- the module and the helper it imports are compiled from their source
+    import os
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as on a machine that writes .pyc
+    d = write_modules({
+        "_helper.py": "from sympy import Rational\nRHS = Rational(2)\n",
+        "mod.py": '''
+            import sympy as sp
+            from verify_claims import Identity
+            from _helper import RHS
+            x = sp.Symbol("x")
+            CLAIMS = [Identity(id="edited", title="t", ref="1", lhs=x + x, rhs=RHS * x,
+                               domain={x: sp.Interval(0, 1)})]
+        '''})
+    first = load_derivations(d).claims[0]
+    assert first.lhs == first.rhs
+    for name, old, new in (("mod.py", "x + x", "x * x"), ("_helper.py", "Rational(2)", "Rational(3)")):
+        f = d / name
+        stat = f.stat()
+        f.write_text(f.read_text().replace(old, new))
+        os.utime(f, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # the same size and the same mtime
+    again = load_derivations(d).claims[0]
+    x = sorted(again.lhs.free_symbols, key=str)[0]
+    assert (again.lhs, again.rhs) == (x * x, 3 * x)
+    assert not (d / "__pycache__").exists()  # and nothing is written beside the derivations

@@ -11,6 +11,7 @@ cause; everything else is still loaded.
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import sys
 import time
@@ -48,9 +49,36 @@ class Loaded:
         return sorted(((f, s) for f, s in self.load_seconds.items() if s > threshold), key=lambda x: -x[1])
 
 
+class _FreshSourceLoader(importlib.machinery.SourceFileLoader):
+    """Compiles the file from its source as it is now, never from a .pyc: the import system
+    trusts a .pyc whose source has the same size and the same mtime in whole seconds, so a
+    claim edited within the same second to a text of the same length (a script's edit, a
+    checkout) would be verified as it was before the edit.  Nothing is written either."""
+
+    def get_code(self, fullname):
+        return compile(self.get_data(self.path), self.path, "exec", dont_inherit=True)
+
+
+class _HelperFinder:
+    """Finds the derivations directory's own top-level modules (its ``_*.py`` helpers) for
+    the derivation modules that import them, loaded fresh as those are."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+
+    def find_spec(self, fullname, path=None, target=None):
+        if path is not None or "." in fullname or (self.directory / fullname).is_dir():
+            return None  # a submodule, or a package (left to the import system)
+        file = self.directory / f"{fullname}.py"
+        if not file.is_file():
+            return None
+        return importlib.util.spec_from_file_location(fullname, file,
+                                                      loader=_FreshSourceLoader(fullname, str(file)))
+
+
 def _import_file(path: Path):
     name = f"_verify_claims_derivation_{path.stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
+    spec = importlib.util.spec_from_file_location(name, path, loader=_FreshSourceLoader(name, str(path)))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -82,6 +110,8 @@ def load_derivations(directory, import_timeout: float = 60.0, guard=None, import
         raise FileNotFoundError(f"derivations directory {directory} does not exist")
     files = sorted(p for p in d.glob("*.py") if not p.name.startswith("_"))
     sys.path.insert(0, str(d))
+    finder = _HelperFinder(d)
+    sys.meta_path.insert(0, finder)
     # helpers (_*.py) are cached in sys.modules by name; forget stale ones from another dir
     helpers = {p.stem for p in d.glob("_*.py")}
     for h in helpers:
@@ -174,6 +204,7 @@ def load_derivations(directory, import_timeout: float = 60.0, guard=None, import
         out.claims = [c for c in out.claims if c.id not in bad_ids]
     finally:
         sys.path.remove(str(d))
+        sys.meta_path.remove(finder)
     return out
 
 
