@@ -25,6 +25,24 @@ except ImportError:  # a bare checkout
     sys.path.insert(0, str(SRC))
     import verify_claims  # noqa: F401
 
+# Where the environment says PYTHONDONTWRITEBYTECODE (this project's machines do), every
+# Python process the suite starts -- the xdist workers, about a hundred runs of the command,
+# pytest inside pytest -- would compile verify_claims and sympy's lazily imported modules
+# again, and pytest would rewrite every test module's asserts again (4 s of each worker's
+# collection).  The suite keeps that bytecode in its own cache directory instead, never
+# beside the sources (the loader compiles derivation modules from their source anyway:
+# run/collect.py).  Set before any worker or run starts, so that they inherit it.
+if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+    _PYCACHE = ROOT / ".pytest_cache" / "pycache"
+    try:
+        _PYCACHE.mkdir(parents=True, exist_ok=True)
+    except OSError:  # a read-only checkout: the suite runs without the cache
+        pass
+    else:
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        os.environ["PYTHONPYCACHEPREFIX"] = str(_PYCACHE)
+        sys.pycache_prefix, sys.dont_write_bytecode = str(_PYCACHE), False
+
 # the runs the tests make in this process (the whole paper's, shared by the session) size
 # sympy's caches as the command does (cli.SYMPY_CACHE_ENTRIES), when sympy is not imported
 # yet; pytest-xdist's workers, started after this, inherit it
