@@ -280,6 +280,7 @@ def test_an_edit_of_the_same_length_in_the_same_second_is_loaded(write_modules, 
     # verified -- the module and the helper it imports are compiled from their source
     import os
     monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as on a machine that writes .pyc
+    monkeypatch.setattr(sys, "pycache_prefix", None)  # beside the sources (the suite may set a prefix)
     d = write_modules({
         "_helper.py": "from sympy import Rational\nRHS = Rational(2)\n",
         "mod.py": '''
@@ -301,3 +302,23 @@ def test_an_edit_of_the_same_length_in_the_same_second_is_loaded(write_modules, 
     x = sorted(again.lhs.free_symbols, key=str)[0]
     assert (again.lhs, again.rhs) == (x * x, 3 * x)
     assert not (d / "__pycache__").exists()  # and nothing is written beside the derivations
+
+
+def test_the_loader_leaves_the_import_system_as_it_found_it(write_modules):
+    # a module that takes its directory off sys.path fails to load, and leaves no finder
+    # behind; a file named like a built-in module does not replace it (as on sys.path)
+    import importlib.machinery
+    before = list(sys.meta_path)
+    d = write_modules({"mod.py": "import os, sys\nsys.path.remove(os.path.dirname(__file__))\nCLAIMS = []\n"})
+    load_derivations(d)
+    assert sys.meta_path == before
+    builtin = next((n for n in sys.builtin_module_names if n not in sys.modules and not n.startswith("_")), None)
+    if builtin is None:
+        pytest.skip("every built-in module is imported already")
+    d2 = write_modules({f"_{builtin}_user.py": f"import {builtin}\nORIGIN = {builtin}.__spec__.origin\n",
+                        f"{builtin}.py": "CLAIMS = []\n",
+                        "user.py": f"from _{builtin}_user import ORIGIN\nCLAIMS = []\n"}, sub="d2")
+    loaded = load_derivations(d2)
+    assert sys.meta_path == before and not loaded.problems, [str(p) for p in loaded.problems]
+    assert sys.modules[f"_{builtin}_user"].ORIGIN == "built-in"
+    assert importlib.machinery.PathFinder in sys.meta_path

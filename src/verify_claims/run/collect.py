@@ -111,12 +111,15 @@ def load_derivations(directory, import_timeout: float = 60.0, guard=None, import
     files = sorted(p for p in d.glob("*.py") if not p.name.startswith("_"))
     sys.path.insert(0, str(d))
     finder = _HelperFinder(d)
-    sys.meta_path.insert(0, finder)
     # helpers (_*.py) are cached in sys.modules by name; forget stale ones from another dir
     helpers = {p.stem for p in d.glob("_*.py")}
     for h in helpers:
         sys.modules.pop(h, None)
     try:
+        # where the directory on sys.path would be searched: after the built-in and frozen
+        # modules, which a file of the same name never replaced
+        at = next((k for k, f in enumerate(sys.meta_path) if f is importlib.machinery.PathFinder), len(sys.meta_path))
+        sys.meta_path.insert(at, finder)
         seen: dict[str, str] = {}
         for path in files:
             rel = path.name
@@ -203,8 +206,10 @@ def load_derivations(directory, import_timeout: float = 60.0, guard=None, import
                 out.problems.append(Problem(src, cid, text))
         out.claims = [c for c in out.claims if c.id not in bad_ids]
     finally:
-        sys.path.remove(str(d))
-        sys.meta_path.remove(finder)
+        # a module may have taken its directory off sys.path, or the finder off sys.meta_path
+        for entries, entry in ((sys.meta_path, finder), (sys.path, str(d))):
+            if entry in entries:
+                entries.remove(entry)
     return out
 
 
