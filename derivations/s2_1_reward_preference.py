@@ -458,8 +458,6 @@ CLAIMS.append(Limit(
     var=G, point=sp.oo, direction="-", value=0,
     rate=delta ** 2 * (1 - 2 * mu) ** 2 / 4,
     domain={delta: POS, mu: _LIM_MU},
-    harmless_mutants={"expr:*": "the limit and its 1/G coefficient stay: the k = 0 or k = G term dropped (weights "
-                                "(1 - mu)^G, mu^G: exponentially small): a different but true statement"},
     note="E[(std(r_1..r_G) - sigma)^2] -> 0 for i.i.d. rewards in {r_b, r_b + delta} with "
          "P[high] = mu, sigma = delta sqrt(mu (1 - mu)): L2 convergence at the rate "
          "delta^2 (1 - 2 mu)^2/(4G).  With h(x) = sqrt(x (1 - x)), X = k/G: E[(std - sigma)^2] = "

@@ -36,7 +36,7 @@ from verify_claims.expectations import Categorical
 
 from _notation import P_G, name
 
-from _s2_helpers import (SAME_LIMIT, kl0, penalty_def, pg_expected_binary, pg_reward_one,
+from _s2_helpers import (kl0, penalty_def, pg_expected_binary, pg_reward_one,
                          point_mass, reward_preference_def)
 from _s23_helpers import (expected, g, lagrangian, mixture, objective, objective_literal,
                           ordered_prob, pg_vector, ref_from_eq11, reward_std)
@@ -730,7 +730,6 @@ CLAIMS.append(Limit(
     value=1 - (1 - p) / (beta * sp.sqrt(p * (1 - p))),
     rate=1 / (8 * beta * p ** sp.Rational(3, 2) * sp.sqrt(1 - p)),
     domain={p: _LIM_P, beta: POS},
-    harmless_mutants={"expr:*": SAME_LIMIT},
     uses=("pg-binary-limit-high-reward", "stationary-eq13-large-groups",
           "pg-on-policy-mean-zero-binary-any-g"),
     note="Deterministic rewards r(a) > r(b), pi(a) = p, pi_old = pi: the bracket of (11) is "
