@@ -70,15 +70,15 @@ class _HelperFinder:
         if path is not None or "." in fullname or (self.directory / fullname).is_dir():
             return None  # a submodule, or a package (left to the import system)
         file = self.directory / f"{fullname}.py"
-        if not file.is_file():
-            return None
-        return importlib.util.spec_from_file_location(fullname, file,
-                                                      loader=_FreshSourceLoader(fullname, str(file)))
+        return _fresh_spec(fullname, file) if file.is_file() else None
+
+
+def _fresh_spec(name: str, path: Path):
+    return importlib.util.spec_from_file_location(name, path, loader=_FreshSourceLoader(name, str(path)))
 
 
 def _import_file(path: Path):
-    name = f"_verify_claims_derivation_{path.stem}"
-    spec = importlib.util.spec_from_file_location(name, path, loader=_FreshSourceLoader(name, str(path)))
+    spec = _fresh_spec(f"_verify_claims_derivation_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
