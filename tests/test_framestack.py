@@ -1,0 +1,79 @@
+"""Room on CPython's frame stack (run/framestack.py): a hot call at a chunk boundary of the
+frame stack must not map and unmap a chunk every time, in the run's workers above all.
+
+Measured in minor page faults, which count memory mapped afresh and do not depend on the
+machine's speed or load: a chunk mapped per call costs at least one fault per call."""
+
+from __future__ import annotations
+
+import resource
+
+import pytest
+import sympy as sp
+
+from verify_claims import Identity, Settings
+from verify_claims.model.result import Result
+from verify_claims.model.status import Status
+from verify_claims.run.framestack import with_frame_room
+from verify_claims.run.schedule import run_claims
+
+CALLS = 2000
+DEPTHS = 400  # a 16 KiB chunk holds about 150 frames of _down: this crosses two or more boundaries
+
+
+def _leaf():
+    return None
+
+
+# a leaf frame larger than _down's, so that at some depth it does not fit in what is left
+# of a chunk while _down's frame still does
+_leaf.__code__ = _leaf.__code__.replace(co_stacksize=_leaf.__code__.co_stacksize + 60)
+
+
+def _down(n):
+    """Minor page faults of CALLS calls of _leaf, n frames below the caller."""
+    if n:
+        return _down(n - 1)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(CALLS):
+        _leaf()
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+
+
+def worst_depth_faults() -> int:
+    """The most faults of CALLS leaf calls at any depth up to DEPTHS below here."""
+    return max(_down(d) for d in range(DEPTHS))
+
+
+def _chunks_thrash() -> bool:
+    """Does this interpreter map a frame chunk per call at a boundary (CPython 3.11+ does)?
+    The control without which the tests below could not fail."""
+    return worst_depth_faults() >= CALLS
+
+
+def test_with_room_a_call_at_any_depth_maps_no_chunk():
+    if not _chunks_thrash():
+        pytest.skip("this interpreter does not map a frame-stack chunk per call at a boundary")
+    assert with_frame_room(worst_depth_faults) < CALLS // 10
+
+
+def test_with_frame_room_passes_arguments_and_results_through():
+    assert with_frame_room(divmod, 17, 5) == (3, 2)
+    assert with_frame_room(dict, a=1) == {"a": 1}
+    with pytest.raises(ZeroDivisionError):
+        with_frame_room(divmod, 1, 0)
+
+
+def _faults_in_worker(claim, settings, certificate=None):
+    """A job in place of verify: the worst-depth faults where a worker runs its claims."""
+    return Result.for_claim(claim, Status.CHECKED, message=str(worst_depth_faults()))
+
+
+def test_the_run_s_workers_verify_claims_with_room():
+    if not _chunks_thrash():
+        pytest.skip("this interpreter does not map a frame-stack chunk per call at a boundary")
+    x = sp.Symbol("x")
+    claims = [Identity(id=f"c{k}", title="t", ref="1", lhs=x + k, rhs=x + k, domain={x: sp.Interval(0, 1)})
+              for k in range(2)]
+    results = run_claims(claims, Settings(), jobs=2, job=_faults_in_worker)
+    assert all(int(r.message) < CALLS // 10 for r in results), [r.message for r in results]
