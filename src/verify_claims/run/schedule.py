@@ -68,7 +68,7 @@ def _worker(claims, settings, conn, job=None):
         signal.signal(signal.SIGXCPU, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt stops
     # every claim runs above one frame with room for its recursion: no frame-stack chunk
-    # is mapped and unmapped per call (run/framestack.py: 4 s of system CPU from scratch)
+    # is mapped and unmapped per call (run/framestack.py: about 4 s of system CPU from scratch)
     with_frame_room(_serve, claims, settings, conn, job)
 
 
