@@ -4,11 +4,11 @@ CPython 3.11 and later keep a thread's Python frames on a stack of 16 KiB chunks
 (``Python/pystate.c``: ``push_chunk``, ``_PyThreadState_PopFrame``).  A call that does not
 fit in the current chunk maps a new one, and its return unmaps it again.  A hot call that
 happens to start a chunk then costs an ``mmap``, page faults and a ``munmap`` every time.
-sympy's recursive assumption queries and our sign analyses make such calls by the
-million, and where the chunk boundaries fall depends only on how deep the caller was.  In
-the run's workers, below multiprocessing and the session, they fell badly.  From scratch on the bundled
-paper (2026-11-28) the workers took 978,000 minor page faults and 4.3 s of system CPU.  The
-same claims in a plain script took 90,000 and 0.5 s.
+sympy's recursive assumption queries and our sign analyses make millions of calls, and
+where the chunk boundaries fall depends only on how deep the caller was.  In the run's
+workers, below multiprocessing and the session, they fell badly.  From scratch on the
+bundled paper (2026-11-28) the workers took 978,000 minor page faults and 4.3 s of system
+CPU.  The same claims in a plain script took 90,000 and 0.5 s.
 
 ``with_frame_room`` calls a function from one frame whose code reserves a large operand
 stack (``co_stacksize`` raised with ``CodeType.replace``).  CPython gives that frame a
