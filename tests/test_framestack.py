@@ -97,3 +97,44 @@ def test_the_run_s_workers_verify_claims_with_room():
               for k in range(2)]
     results = run_claims(claims, Settings(), jobs=2, job=_faults_in_worker)
     assert all(int(r.message) < CALLS // 10 for r in results), [r.message for r in results]
+
+
+def test_verify_called_from_a_script_runs_its_claim_with_room(monkeypatch):
+    """The public verify(), from a thread of a script or a notebook that has no room: the
+    claim's work runs with room all the same."""
+    if not _chunks_thrash():
+        pytest.skip("this interpreter does not map a frame-stack chunk per call at a boundary")
+    import verify_claims.engine.verify as engine
+
+    seen = []
+
+    class Probe:
+        """A kind whose falsify-first screen measures where it runs, then stops the claim."""
+
+        def spot_check(self, *args, **kwargs):
+            seen.append(worst_depth_faults())
+            raise RuntimeError("probe done")
+
+    monkeypatch.setattr(engine, "kind_of", lambda claim: Probe())
+    x = sp.Symbol("x")
+    claim = Identity(id="probe", title="t", ref="1", lhs=x, rhs=x, domain={x: sp.Interval(0, 1)})
+    result = _in_thread(engine.verify, claim)
+    assert result.status == Status.ERROR and "probe done" in result.message
+    assert seen[0] < CALLS // 10, seen
+
+
+def _nested_room_faults() -> int:
+    """Faults of CALLS calls of with_frame_room made inside with_frame_room."""
+    before = resource.getrusage(_WHO).ru_minflt
+    for _ in range(CALLS):
+        with_frame_room(_leaf)
+    return resource.getrusage(_WHO).ru_minflt - before
+
+
+def test_room_inside_room_reuses_it():
+    """Nested (verify() in a worker's claim, a test of the suite): the inner call reuses the
+    outer room instead of reserving, and mapping, another per call; inside, and after the
+    outer call, the room is there."""
+    assert _in_thread(with_frame_room, _nested_room_faults) < CALLS // 10
+    assert _in_thread(with_frame_room, with_frame_room, worst_depth_faults) < CALLS // 10
+    assert _in_thread(lambda: [with_frame_room(worst_depth_faults) for _ in range(2)])[1] < CALLS // 10

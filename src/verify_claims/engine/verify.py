@@ -48,6 +48,7 @@ from ..model.claims import float_hint, too_deep
 from ..model.result import Result
 from ..model.status import Status
 from ..run.certificates import RECORDED_NOTE
+from ..run.framestack import with_frame_room
 from ..run.settings import Settings
 from .context import Context, Trace, claim_rng
 from .goals import Certificate
@@ -72,6 +73,12 @@ def verify(claim, settings: Settings | None = None, *, certificate: dict | None 
 
     `certificate` is a record written by an earlier run (``Result.evidence['trace']`` and its
     status): its decisions are replayed instead of searching."""
+    # with room on the frame stack, as in the run's workers (run/framestack.py): called from
+    # a script or a notebook, a claim costs the same CPU whatever the caller's stack depth
+    return with_frame_room(_verify, claim, settings, certificate)
+
+
+def _verify(claim, settings: Settings | None, certificate: dict | None) -> Result:
     settings = settings or Settings()
     if certificate is not None and certificate.get("status") not in ("proved", "certified", "checked", "undecided"):
         certificate = None  # a refutation is re-found by the numbers or the search, never replayed

@@ -21,7 +21,9 @@ address space, not memory (a frame object made for that frame, by a traceback or
 profiler, reserves the same size untouched: ``sys.getsizeof`` shows it).  The calls and
 their results are the same; only the system time goes.  Measured on the bundled paper from
 scratch: 88,000 faults and 0.5 s of system CPU in the workers, and 5-12 % less CPU per claim.
-A forked process inherits its parent's frame stack, room included.
+A forked process inherits its parent's frame stack, room included.  The run's workers serve
+their claims with room (run/schedule.py), and ``verify()`` gives its claim room when it is
+called without (a script, a notebook).
 
 Before 3.11 frames were separate heap objects: the one large frame is then an allocation
 that CPython keeps and reuses, never touched, and nothing else changes.
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import struct
 import sys
+import threading
 
 __all__ = ["with_frame_room", "ROOM_BYTES"]
 
@@ -57,6 +60,19 @@ def _roomy(f):
 _roomy(_call)
 
 
+# whether this thread is inside with_frame_room already (a forked process inherits it with
+# the stack it describes)
+_inside = threading.local()
+
+
 def with_frame_room(fn, /, *args, **kwargs):
-    """fn(*args, **kwargs), with about ROOM_BYTES of frame stack above it in one chunk."""
-    return _call(fn, args, kwargs)
+    """fn(*args, **kwargs), with about ROOM_BYTES of frame stack above it in one chunk.
+    Called inside such a call already (a worker's claim, a test of the suite), fn is called
+    directly: the room is there, and a second reservation would map a chunk per call."""
+    if getattr(_inside, "room", False):
+        return fn(*args, **kwargs)
+    _inside.room = True
+    try:
+        return _call(fn, args, kwargs)
+    finally:
+        _inside.room = False
