@@ -60,3 +60,20 @@ def test_the_first_claims_of_two_workers_come_from_different_modules():
     assert running[0] == ("one-0", "two-0")
     pid_of = {r.id: r.message for r in results}
     assert pid_of["one-0"] != pid_of["two-0"]
+
+
+def _gc_state(claim, settings, certificate=None):
+    """A job in place of verify: the worker's collector settings."""
+    import gc
+
+    return Result.for_claim(claim, Status.CHECKED, message=f"{gc.get_threshold()} {gc.get_freeze_count()}")
+
+
+def test_a_worker_collects_garbage_less_often_and_never_walks_what_it_inherited():
+    from verify_claims.run.schedule import WORKER_GC_THRESHOLDS
+
+    x = sp.Symbol("x")
+    claims = [Identity(id="c", title="t", ref="1", lhs=x, rhs=x, domain={x: sp.Interval(0, 1)})]
+    threshold, frozen = run_claims(claims, Settings(), jobs=1, job=_gc_state)[0].message.rsplit(" ", 1)
+    assert threshold == str(WORKER_GC_THRESHOLDS)
+    assert int(frozen) > 10_000  # sympy and the claims, loaded before the fork

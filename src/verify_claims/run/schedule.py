@@ -15,6 +15,7 @@ crashing claim never stops the others.
 
 from __future__ import annotations
 
+import gc
 import math
 import multiprocessing as mp
 import os
@@ -67,9 +68,28 @@ def _worker(claims, settings, conn, job=None):
         resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
         signal.signal(signal.SIGXCPU, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what an interrupt stops
+    _collect_less()
     # every claim runs above one frame with room for its recursion: no frame-stack chunk
     # is mapped and unmapped per call (run/framestack.py: about 4 s of system CPU from scratch)
     with_frame_room(_serve, claims, settings, conn, job)
+
+
+# gc thresholds of a worker (Python's default: 700, 10, 10)
+WORKER_GC_THRESHOLDS = (10_000, 20, 20)
+
+
+def _collect_less() -> None:
+    """Fewer garbage collections in a worker.  What was loaded before the fork (sympy, the
+    derivation modules, the claims) is moved out of the collector's generations
+    (gc.freeze): no collection walks it again.  And a young generation of 10,000 objects
+    instead of 700: sympy allocates short-lived objects by the million, and each collection
+    of the young generation walks all of them.  From scratch on the bundled paper
+    (2026-11-28): the workers' collections 1.9 s -> 0.6 s of CPU, peak memory 254 MB ->
+    257 MB; two interleaved pairs, the run's CPU 62.2 / 62.3 s -> 60.8 / 61.2 s (a fresh
+    clone 40.7 / 41.1 s -> 39.9 / 39.4 s).  When objects are collected changes nothing a
+    claim computes."""
+    gc.freeze()
+    gc.set_threshold(*WORKER_GC_THRESHOLDS)
 
 
 def _serve(claims, settings, conn, job) -> None:
