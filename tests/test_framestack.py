@@ -10,6 +10,7 @@ inside that room would inherit it, and could not show that run_claims gives room
 
 from __future__ import annotations
 
+import functools
 import resource
 import threading
 
@@ -64,15 +65,21 @@ def _in_thread(fn, *args):
     return out[0]
 
 
+@functools.cache
 def _chunks_thrash() -> bool:
     """Does this interpreter map a frame chunk per call at a boundary (CPython 3.11+ does)?
-    The control without which the tests below could not fail."""
+    The control without which the tests below could not fail (measured once)."""
     return _in_thread(worst_depth_faults) >= CALLS // 2
 
 
-def test_with_room_a_call_at_any_depth_maps_no_chunk():
+@pytest.fixture
+def chunks_thrash():
+    """Skips a test that shows the room's effect where there is nothing to show."""
     if not _chunks_thrash():
         pytest.skip("this interpreter does not map a frame-stack chunk per call at a boundary")
+
+
+def test_with_room_a_call_at_any_depth_maps_no_chunk(chunks_thrash):
     assert _in_thread(with_frame_room, worst_depth_faults) < CALLS // 10
 
 
@@ -89,9 +96,7 @@ def _faults_in_worker(claim, settings, certificate=None):
     return Result.for_claim(claim, Status.CHECKED, message=str(worst_depth_faults()))
 
 
-def test_the_run_s_workers_verify_claims_with_room():
-    if not _chunks_thrash():
-        pytest.skip("this interpreter does not map a frame-stack chunk per call at a boundary")
+def test_the_run_s_workers_verify_claims_with_room(chunks_thrash):
     x = sp.Symbol("x")
     claims = [Identity(id=f"c{k}", title="t", ref="1", lhs=x + k, rhs=x + k, domain={x: sp.Interval(0, 1)})
               for k in range(2)]
@@ -99,11 +104,9 @@ def test_the_run_s_workers_verify_claims_with_room():
     assert all(int(r.message) < CALLS // 10 for r in results), [r.message for r in results]
 
 
-def test_verify_called_from_a_script_runs_its_claim_with_room(monkeypatch):
+def test_verify_called_from_a_script_runs_its_claim_with_room(chunks_thrash, monkeypatch):
     """The public verify(), from a thread of a script or a notebook that has no room: the
     claim's work runs with room all the same."""
-    if not _chunks_thrash():
-        pytest.skip("this interpreter does not map a frame-stack chunk per call at a boundary")
     import verify_claims.engine.verify as engine
 
     seen = []
