@@ -509,6 +509,61 @@ def test_infeasible_maximiser_of_concave_objective_is_refuted():
 
 
 # ====================================================================== undefined points
+# ====================================================================== what the float screen decided
+_SCREENED = {
+    "maximiser": lambda: Maximiser(**meta("max-screened"), objective=-(x - a) ** 2, wrt=x, at={x: a}, over={x: R},
+                                   domain={a: SYM}),
+    "monotonic": lambda: Monotonic(**meta("mono-screened"), expr=sp.exp(x), var=x, direction="increasing",
+                                   domain={x: sp.Interval(-2, 2)}),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_SCREENED))
+def test_the_float_screen_counts_what_it_decided_in_doubles(kind):
+    """A comparison the screen settles in doubles is counted as such: the count is what tells
+    the engine that the screen was not a full check in mpmath (engine/verify.py)."""
+    claim = _SCREENED[kind]()
+    claim.validate()
+    out = KINDS[kind].spot_check(claim, SETTINGS, claim_rng(SETTINGS, claim.id), screen=True)
+    assert out.verdict == "consistent"
+    assert out.evidence["screened_in_floats"] > 0, out.evidence
+    # outside the screen nothing is decided in doubles, and nothing says so
+    full = KINDS[kind].spot_check(claim, SETTINGS, claim_rng(SETTINGS, claim.id), screen=False)
+    assert full.verdict == "consistent" and "screened_in_floats" not in full.evidence
+
+
+@pytest.mark.parametrize("kind", sorted(_SCREENED))
+def test_a_proof_is_cross_checked_in_mpmath_after_a_screen_in_doubles(kind):
+    """The cross-check of a certificate is a pass of its own in mpmath (CROSS_CHECK_SAMPLES
+    points), not the float screen relabelled: before, a maximiser's and a monotonic claim's
+    screen reported 0 points in doubles and stood in for it."""
+    res = run(_SCREENED[kind]())
+    assert res.status in ESTABLISHED
+    numeric = res.evidence["numeric"]
+    assert numeric["screen"]["screened_in_floats"] > 0
+    assert "screened_in_floats" not in numeric  # the mpmath pass, not the screen
+    size = "parameter_points" if kind == "maximiser" else "pairs"
+    assert numeric[size] < numeric["screen"][size]  # the first CROSS_CHECK_SAMPLES points of the screen's
+
+
+@pytest.mark.parametrize("kind", sorted(_SCREENED))
+def test_checked_rests_on_mpmath_at_every_point(kind, monkeypatch):
+    """With no proof and no certificate, *checked* means every point in mpmath: the full
+    pass runs after a screen that decided comparisons in doubles."""
+    patch_prove(monkeypatch, lambda claim: ProofOutcome(None, "sympy"))
+    from verify_claims.engine.goals import Certificate
+    for k in KINDS.values():
+        monkeypatch.setattr(k, "certify", lambda *a_, **k_: Certificate("undecided", reason="test"))
+        monkeypatch.setattr(k, "certify_before_proof", lambda *a_, **k_: None)
+    res = run(_SCREENED[kind]())
+    assert res.status == "checked", (res.status, res.message)
+    numeric = res.evidence["numeric"]
+    assert numeric["screen"]["screened_in_floats"] > 0
+    assert "screened_in_floats" not in numeric
+    size = "parameter_points" if kind == "maximiser" else "pairs"
+    assert numeric[size] == numeric["screen"][size]
+
+
 def test_undefined_at_closed_end_in_monotonic_is_refuted():
     res = run(Monotonic(**meta("mono-undef"), expr=-1 / x, var=x, direction="increasing", domain={x: UNIT}))
     cx = assert_refuted(res, "undefined")

@@ -105,6 +105,7 @@ class MaximiserKind(Kind):
                 try:
                     if fstar_float is not None and screen_order("<", ev.float_at("f", q), fstar_float):
                         compared += 1
+                        screened += 1
                         continue  # clearly worse than the claimed point, in doubles
                     cx = _does_better(ev, params, pt, star, fstar, q, wrt, settings)
                     if cx is not None and claim.scope == "local":

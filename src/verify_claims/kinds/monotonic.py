@@ -85,6 +85,7 @@ class MonotonicKind(Kind):
             pairs += 1
             try:
                 if screen and screen_order(op, ev.float_at("f", p1), ev.float_at("f", p2)):
+                    screened += 1
                     continue
                 res, cx = _pair_verdict(claim, ev, op, syms, p1, p2)
                 if res is True:
