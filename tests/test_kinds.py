@@ -459,6 +459,20 @@ def test_stationary_frozen_substitution():
     assert res.status in ("proved", "checked")
 
 
+def test_stationary_screen_counts_points_not_residuals():
+    """Two residuals per point: the screen's counts are of points, as every other kind's
+    (before, 100 points cleared in doubles were reported as 200 -- and 50 points with one
+    unresolved residual each would have made the whole check "inconclusive")."""
+    b = sp.Symbol("b")
+    claim = Stationary(**meta("stat-two"), objective=-(x - a) ** 2 - (y - b) ** 2, wrt=(x, y), at={x: a, y: b},
+                       domain={a: SYM, b: SYM})
+    claim.validate()
+    out = KINDS["stationarity"].spot_check(claim, SETTINGS, claim_rng(SETTINGS, claim.id), screen=True)
+    assert out.verdict == "consistent"
+    # (a point pressed 1e-15 against an end goes to mpmath: doubles lose its distance)
+    assert out.evidence["points"] == 100 and 50 < out.evidence["screened_in_floats"] <= 100
+
+
 def test_non_vanishing_gradient_is_refuted():
     res = run(Stationary(**meta("stat-bad"), objective=-(x - a) ** 2, wrt=x, at={x: 2 * a}, domain={a: sp.Interval(1, 2)}))
     cx = assert_refuted(res, "gradient does not vanish")

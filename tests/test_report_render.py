@@ -429,7 +429,7 @@ def test_evidence_rows_in_words_only_fields_with_values():
     rep = _report(evidence={
         "certificate": {"method": "smt", "boxes": None, "depth": None, "goals": [], "detail": "z3 unsat",
                         "found": [{"goal": "d/dx > 0", "method": "smt"}]},
-        "numeric": {"verdict": "consistent", "points": 100, "screened_in_floats": 97,
+        "numeric": {"verdict": "consistent", "points": 100, "screened_in_floats": 97, "unresolved_points": 2,
                     "screen": {"points": 100, "screened_in_floats": 90}},
         "trace": {"goal:positive#ab12": ["smt"], "goal:positive#cd34": ["smt"]}})
     view = {e["name"]: e for e in prepare(rep)["claims"][0]["evidence_view"]}
@@ -437,14 +437,17 @@ def test_evidence_rows_in_words_only_fields_with_values():
     assert "interval boxes" not in cert and "subdivision depth" not in cert and "goals" not in cert
     assert cert["found"] == "goal d/dx > 0, method smt"           # a record in words, not JSON
     num = {r["label"]: r["value"] for r in view["numeric check"]["rows"]}
-    assert num["points cleared in machine floats"] == "97"
-    assert num["float screen: points cleared in machine floats"] == "90"
+    assert num["checks cleared in machine floats"] == "97"
+    assert num["float screen: checks cleared in machine floats"] == "90"
+    # left undecided at every precision: not points "passed on to mpmath" (every point not
+    # cleared in doubles is), which is what the row said before
+    assert num["points left unresolved (unstable across precisions)"] == "2"
     assert "float screen: points evaluated" not in num            # the same as the full check's
     assert [r["value"] for r in view["replayable decisions"]["rows"]] == ["2"]
     html = render_html(rep)
     assert "boxes null" not in html and "null" not in html[html.index('id="claim-c1"'):]
     tex = render_latex(rep)
-    assert "null" not in tex[tex.index("Claims}"):] and r"\textit{points cleared in machine floats}" in tex
+    assert "null" not in tex[tex.index("Claims}"):] and r"\textit{checks cleared in machine floats}" in tex
 
 
 def test_undeclared_cut_domain_is_marked_beside_the_verdict(reports):

@@ -36,23 +36,28 @@ class StationaryKind(Kind):
         max_abs = mpmath.mpf(0)
         unresolved, screened = 0, 0
         for pt in pts:
+            # counted by point, as the other kinds count: a point is unresolved when one of
+            # its residuals is, and counts as screened when one was cleared in doubles
+            in_floats = left_open = False
             for name in exprs:
                 try:
                     if screen:
                         fv = ev.float_at(name, pt)
                         if fv is not None and abs(fv) <= SCREEN_EQUAL:
-                            screened += 1
+                            in_floats = True
                             continue
                     v, cx = _residual_at(ev, name, pt, settings)
                     if cx is not None:
                         return NumericOutcome("counterexample", {"points": len(pts)}, cx, witness={"point": pt})
                     if v is None:
-                        unresolved += 1
+                        left_open = True
                         continue
                     max_abs = max(max_abs, abs(v))
                 except Undefined as exc:
                     return NumericOutcome("counterexample", {"points": len(pts)}, undefined_cx(syms, pt, exc),
                                           witness={"point": pt})
+            screened += in_floats
+            unresolved += left_open
         evidence = {"points": len(pts), "digits": settings.precision, "max_abs_residual": fmt(max_abs, 3),
                     "unresolved_points": unresolved}
         if screen:
