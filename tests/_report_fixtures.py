@@ -87,13 +87,18 @@ _WRAPPED = textwrap.dedent('''
         main(sys.argv[1:])
     except SystemExit:
         pass
-    print("IMPORTED=" + json.dumps(sorted({m.split(".")[0] for m in sys.modules})))
+    names = {m.split(".")[0] for m in sys.modules}
+    plots = sys.modules.get("verify_claims.report.plots")
+    if plots is not None and plots._PROVIDED:
+        names.add("drawn-beside")  # the drawings came from the process beside the loading
+    print("IMPORTED=" + json.dumps(sorted(names)))
 ''')
 
 
 def parent_imports(tmp_path: Path, env: dict, derivs: Path, report_dir: Path, names, *extra) -> list:
     """Which of `names` (top-level packages) the run's own process imported: a run of the
-    CLI in a wrapper that lists its modules at the end (--samples 20 --no-pdf -q, `extra`)."""
+    CLI in a wrapper that lists its modules at the end (--samples 20 --no-pdf -q, `extra`);
+    the name "drawn-beside" when the run printed figures drawn beside its loading."""
     import json
 
     script = tmp_path / "wrapped.py"

@@ -1,7 +1,8 @@
 """Work the run's parent does beside the verification (run.supervise, ``beside``).
 
 The child that loads the derivations does so on one core; meanwhile the parent imports the
-report renderers and matplotlib and compiles the templates (cli._renderers_beside).  Shown
+report renderers and compiles the templates (cli._renderers_beside), and a process of the
+child draws the figures (run/figures_beside.py).  Shown
 here: the work starts only after the child is forked, is done before the run returns, and a
 child forked again (after a module crashed the interpreter) is forked with no such thread
 running, so no child ever inherits an import lock held by a thread that does not exist in
@@ -102,7 +103,7 @@ def test_a_child_forked_again_is_forked_after_the_work_beside_is_done(tmp_path):
 def _parent_imports(tmp_path, env, derivs, rdir, *extra) -> list:
     from _report_fixtures import parent_imports
 
-    return parent_imports(tmp_path, env, derivs, rdir, ("matplotlib", "jinja2"), *extra)
+    return parent_imports(tmp_path, env, derivs, rdir, ("matplotlib", "jinja2", "drawn-beside"), *extra)
 
 
 def _tiny(tmp_path):
@@ -116,12 +117,14 @@ def _tiny(tmp_path):
 
 def test_no_work_beside_without_a_report(tmp_path, cli_env):
     """--no-html --no-latex: nothing to render, so the parent imports no renderer and no
-    matplotlib (the child, which verifies, imports sympy).  A directory without figures:
-    the report is rendered, and nothing is drawn, so no matplotlib either."""
+    matplotlib (the child, which verifies, imports sympy), and nothing is drawn beside.  With
+    a report, the figures are drawn beside the loading (run/figures_beside.py), and the
+    parent prints those drawings without importing matplotlib.  A directory without
+    figures: the report is rendered, and nothing is drawn, so no matplotlib either."""
     d, _ = _tiny(tmp_path)
     rdir = tmp_path / "r"
-    assert _parent_imports(tmp_path, cli_env, d, rdir, "--no-cache") == ["jinja2", "matplotlib"]  # not vacuous
-    assert "matplotlib" not in _parent_imports(tmp_path, cli_env, d, rdir, "--no-cache", "--no-html", "--no-latex")
+    assert _parent_imports(tmp_path, cli_env, d, rdir, "--no-cache") == ["drawn-beside", "jinja2"]  # not vacuous
+    assert _parent_imports(tmp_path, cli_env, d, rdir, "--no-cache", "--no-html", "--no-latex") == []
     plain = tmp_path / "plain"
     plain.mkdir()
     (plain / "m.py").write_text(
@@ -134,8 +137,9 @@ def test_no_work_beside_without_a_report(tmp_path, cli_env):
 
 def test_matplotlib_is_left_to_the_drawing_when_the_store_holds_drawings(tmp_path, cli_env):
     """The edit loop: one claim changed, its figure's drawings already in the store.  The
-    parent imports matplotlib beside the verification only while the store holds no
-    drawings (a first run, --no-cache); here it would be a second of CPU for nothing."""
+    figures are drawn beside the loading only while the store holds no drawings (a first
+    run, --no-cache); here it would be seconds of CPU for nothing, and the parent prints
+    the stored drawings without matplotlib."""
     d, module_text = _tiny(tmp_path)
     rdir = tmp_path / "r"
     first = _parent_imports(tmp_path, cli_env, d, rdir)
@@ -145,6 +149,6 @@ def test_matplotlib_is_left_to_the_drawing_when_the_store_holds_drawings(tmp_pat
     assert edited != module_text
     (d / "s9_tiny.py").write_text(edited, encoding="utf-8")
     second = _parent_imports(tmp_path, cli_env, d, rdir)
-    assert first == ["jinja2", "matplotlib"]  # the first run drew the figure
+    assert first == ["drawn-beside", "jinja2"]  # the first run drew the figure, beside its loading
     assert second == ["jinja2"]  # rendered again, the drawing from the store
     assert "Edited: simply false" in (rdir / "report.html").read_text(encoding="utf-8")

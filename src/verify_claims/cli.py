@@ -415,7 +415,8 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
                          store=store, recheck=args.recheck, certificates=not args.no_certificates,
                          import_timeout=args.timeout, import_wall=args.wall_limit, keyword=args.keywords,
                          last_failed=_last_failed(args, store, ddir), exitfirst=args.exitfirst,
-                         mutate=args.mutate or args.min_mutation_score is not None)
+                         mutate=args.mutate or args.min_mutation_score is not None,
+                         draw=_drawn_beside(args, store, ddir))
     selected = bool(options.only or options.keyword is not None or options.last_failed is not None)
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
@@ -453,7 +454,7 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
     try:
         outcome = run_directory(options, on_result=progress, on_start=on_start,
                                 on_running=live.running if live else None, on_mutated=mutated,
-                                beside=_renderers_beside(args, store, ddir))
+                                beside=_renderers_beside(args))
     except UnknownIds as exc:
         raise _UsageError(str(exc)) from None
     except KeyboardInterrupt:
@@ -522,6 +523,9 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
         _update_docs(report, ddir, complete=complete)
     if args.update_certificates:
         _update_certificates(outcome, ddir, complete=complete)
+    if outcome.drawings:
+        from .report.plots import provide
+        provide(outcome.drawings)
     code, notes, failed_files = _write_reports(report, args, code, outcome.figures_note, store, rdir.staging)
     # claims.json last, so that it states the exit code of the process and what failed to render
     report["run"]["exit_code"] = int(code)
@@ -705,33 +709,37 @@ def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:
     return code, notes, failed
 
 
-def _renderers_beside(args, store, ddir):
+def _drawn_beside(args, store, ddir) -> tuple:
+    """The formats in which the run's child draws the figures beside its loading
+    (run/figures_beside.py), or (): when a report is rendered, a module mentions FIGURES
+    and the store holds no drawings yet (none at all: --no-cache, a fresh clone).
+    Otherwise there is nothing to draw or the drawings are most likely stored (an edit
+    loop), and a figure that must be drawn after all is drawn here, by the renderer."""
+    formats = ("svg",) * (not args.no_html) + ("pdf",) * (not args.no_latex)
+    if not formats or (store is not None and store.read and (store.root / "artifacts").is_dir()):
+        return ()
+    return formats if _mentions_figures(ddir) else ()
+
+
+def _renderers_beside(args):
     """What this process does while the verification's child loads the derivations (that
     loading runs on one core; run.supervise): import the report renderers and compile the
-    templates and, when figures will be drawn, import matplotlib's backends: about a
-    second of CPU that would otherwise come between the verdict and the report.  Figures
-    are drawn when a module mentions FIGURES and the store holds no drawings yet (none at
-    all: --no-cache, a fresh clone); otherwise there is nothing to draw or the drawings are
-    most likely stored (an edit loop), and matplotlib is left to the drawing, if one is
-    needed after all.  None when no report is rendered."""
+    templates, about a second of CPU that would otherwise come between the verdict and the
+    report.  matplotlib is left to the process that draws the figures beside the loading
+    (_drawn_beside), or to a renderer that must draw one after all.  None when no report
+    is rendered."""
     html, latex = not args.no_html, not args.no_latex
     if not (html or latex):
         return None
 
     def warm():
-        # decided here, in the thread: a run answered from the store never reads the modules again
-        draws = (store is None or not store.read or not (store.root / "artifacts").is_dir()) \
-            and _mentions_figures(ddir)
         try:
-            from .report import plots
             if html:
                 from .report.html import warm as warm_html
                 warm_html()
             if latex:
                 from .report.tex import warm as warm_tex
                 warm_tex()
-            if draws:
-                plots.warm(("svg",) * html + ("pdf",) * latex)
         except Exception:  # noqa: BLE001 - whatever fails here fails again where it is needed, and is reported there
             pass
 

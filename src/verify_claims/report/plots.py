@@ -2,8 +2,10 @@
 
 matplotlib's object-oriented API (no pyplot, no global backend), with a fixed SVG hash salt
 and no dates, so the same data give the same bytes.  Apart from the computing module: the
-report renderers draw in the run's parent process, which then needs neither sympy nor
-mpmath (about 0.6 s of CPU for every run that draws a figure).
+drawing needs neither sympy nor mpmath (about 0.6 s of CPU for every run that draws a
+figure in the run's parent process).  A run that draws in a process beside its loading
+(run/figures_beside.py) hands those drawings to the renderers (`provide`), which then
+print them instead of drawing.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import io
 import json
 import re
 
-__all__ = ["figure_pdf", "figure_svg", "warm"]
+__all__ = ["figure_pdf", "figure_svg", "warm", "drawings", "drawn_key", "provide"]
 
 
 _RC = {"svg.hashsalt": "verify-claims", "svg.fonttype": "path", "font.size": 10,
@@ -111,14 +113,65 @@ def _render(data: dict, canvas_cls, target, metadata) -> None:
                 target.truncate()
 
 
-def figure_svg(data: dict, id_prefix: str = "") -> str:
-    """The figure as an inline <svg> element (no XML prolog), ids prefixed so several
-    figures can live in one HTML document without clashing."""
+# What _draw reads of a figure's data: a drawing is a function of these alone, so they key
+# the drawings made in another process (provide).
+_DRAWN_FIELDS = ("diagonal", "x_range", "y_interval", "x_label", "y_label", "curves", "references")
+
+
+def drawn_key(data: dict) -> str:
+    """The key of `data`'s drawing in provide()."""
+    return json.dumps({k: data.get(k) for k in _DRAWN_FIELDS}, sort_keys=True, default=str)
+
+
+# Drawings made beside the run (run/figures_beside.py: in a process of their own while the
+# derivations load), by drawn_key: the renderers print these instead of drawing again.
+_PROVIDED: dict = {}
+
+
+def drawings(data: dict, formats) -> dict:
+    """The figure drawn in `formats` ("svg", "pdf"): {format: the renderer's raw output}
+    (what figure_svg and figure_pdf print, before an SVG's ids are prefixed)."""
+    out = {}
+    if "svg" in formats:
+        out["svg"] = _raw_svg(data)
+    if "pdf" in formats:
+        out["pdf"] = _raw_pdf(data)
+    return out
+
+
+def provide(drawn: dict) -> None:
+    """Drawings made elsewhere ({drawn_key(data): drawings(data, ...)}), for figure_svg and
+    figure_pdf of this process to print instead of drawing them again."""
+    _PROVIDED.clear()
+    _PROVIDED.update(drawn)
+
+
+def _raw_svg(data: dict) -> str:
+    got = _PROVIDED.get(drawn_key(data), {}).get("svg")
+    if got is not None:
+        return got
     from matplotlib.backends.backend_svg import FigureCanvasSVG
 
     buf = io.StringIO()
     _render(data, FigureCanvasSVG, buf, {"Date": None})
-    svg = buf.getvalue()
+    return buf.getvalue()
+
+
+def _raw_pdf(data: dict) -> bytes:
+    got = _PROVIDED.get(drawn_key(data), {}).get("pdf")
+    if got is not None:
+        return got
+    from matplotlib.backends.backend_pdf import FigureCanvasPdf
+
+    buf = io.BytesIO()
+    _render(data, FigureCanvasPdf, buf, {"CreationDate": None, "ModDate": None})
+    return buf.getvalue()
+
+
+def figure_svg(data: dict, id_prefix: str = "") -> str:
+    """The figure as an inline <svg> element (no XML prolog), ids prefixed so several
+    figures can live in one HTML document without clashing."""
+    svg = _raw_svg(data)
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
     # matplotlib repeats every label in an XML comment (escaped); drop them: smaller, and no
@@ -133,9 +186,9 @@ def figure_svg(data: dict, id_prefix: str = "") -> str:
 
 def figure_pdf(data: dict, path) -> None:
     """The figure as a PDF file (for the LaTeX report), without creation dates."""
-    from matplotlib.backends.backend_pdf import FigureCanvasPdf
+    from pathlib import Path
 
-    _render(data, FigureCanvasPdf, str(path), {"CreationDate": None, "ModDate": None})
+    Path(path).write_bytes(_raw_pdf(data))
 
 
 def warm(formats) -> None:

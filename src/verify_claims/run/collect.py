@@ -94,8 +94,10 @@ def _cause(exc: BaseException, path: Path) -> str:
     return f"failed to import: {type(exc).__name__}: {exc}{where}"
 
 
-def load_derivations(directory, import_timeout: float = 60.0, guard=None, import_wall: float | None = None) -> Loaded:
-    """Import every derivation module in `directory` and validate every claim.
+def load_derivations(directory, import_timeout: float = 60.0, guard=None, import_wall: float | None = None,
+                     files=None) -> Loaded:
+    """Import every derivation module in `directory` and validate every claim (`files`: only
+    the modules of these file names; what another module declares is then unknown).
 
     An import may use `import_timeout` seconds of CPU time and `import_wall` seconds of wall
     time (default ten times the CPU limit: only an import that blocks reaches it).
@@ -108,7 +110,8 @@ def load_derivations(directory, import_timeout: float = 60.0, guard=None, import
     out = Loaded(directory=str(d))
     if not d.is_dir():
         raise FileNotFoundError(f"derivations directory {directory} does not exist")
-    files = sorted(p for p in d.glob("*.py") if not p.name.startswith("_"))
+    only = None if files is None else set(files)
+    files = sorted(p for p in d.glob("*.py") if not p.name.startswith("_") and (only is None or p.name in only))
     sys.path.insert(0, str(d))
     finder = _HelperFinder(d)
     # helpers (_*.py) are cached in sys.modules by name; forget stale ones from another dir

@@ -56,6 +56,7 @@ class RunOptions:
     last_failed: tuple | None = None    # --lf: the ids not as expected last time (None: no --lf)
     exitfirst: bool = False             # -x: stop at the first claim not as expected
     mutate: bool = False                # --mutate: after verifying, run every established claim's mutants
+    draw: tuple = ()                    # figures drawn beside the loading, in these formats ("svg", "pdf")
 
 
 @dataclass
@@ -75,6 +76,7 @@ class RunOutcome:
     not_run: list = field(default_factory=list)        # -x: ids left unverified after the first failure
     mutation: dict | None = None                       # --mutate: claim id -> mutation record
     mutation_failed: list = field(default_factory=list)  # --mutate: [claim id, why] whose mutation run failed
+    drawings: dict = field(default_factory=dict)       # the figures drawn beside (report.plots.provide)
 
 
 def _warn(msg):
@@ -211,6 +213,25 @@ class ClaimVerifier:
 def _load_and_verify(options, base_key, run_key, guard, on_start, on_result, on_running=None,
                      on_mutated=None) -> RunOutcome:
     """Everything that needs the claims themselves (run in the supervised child)."""
+    beside = None
+    if options.draw and options.figures and not _selects(options):
+        from .figures_beside import FiguresBeside
+        beside = FiguresBeside.start(options, base_key, options.draw)
+    try:
+        return _load_and_verify_with(options, base_key, run_key, guard, on_start, on_result, on_running,
+                                     on_mutated, beside)
+    finally:
+        if beside is not None:
+            beside.abandon()
+
+
+def _selects(options) -> bool:
+    """Does the run verify a selection (--only, -k, --lf)?  Then it computes no figures."""
+    return bool(options.only) or options.keyword is not None or options.last_failed is not None
+
+
+def _load_and_verify_with(options, base_key, run_key, guard, on_start, on_result, on_running, on_mutated,
+                          beside) -> RunOutcome:
     from .collect import load_derivations
     store = options.store
     loaded = load_derivations(options.derivations, import_timeout=options.import_timeout, guard=guard,
@@ -289,7 +310,7 @@ def _load_and_verify(options, base_key, run_key, guard, on_start, on_result, on_
                                                             if p.claim and (wanted is None or p.claim in wanted)]
     if options.figures and wanted is None:
         # --recheck trusts nothing stored: a figure's agreement is evidence too
-        out.figures = compute_figures(loaded.figures, store, base_key, reuse=not options.recheck)
+        out.figures, out.drawings = _figures(loaded.figures, store, base_key, not options.recheck, beside)
     elif wanted is not None:
         out.figures_note = "Figures are not computed on a run of selected claims."
     complete = wanted is None and not out.not_run and not any(
@@ -421,6 +442,22 @@ def figure_key(fig, base_key: str) -> str:
     # str(ref): the Hasher leaves a Ref's note out (descriptive for a claim), the data has it
     return digest(base_key, "figure", Hasher().value(fields).hex(), str(fig.ref), notation_digest(fig),
                   renderer_fingerprint())
+
+
+def _figures(figures, store, base_key: str, reuse: bool, beside) -> tuple:
+    """(the figures' data, their drawings): from the process beside the loading
+    (run/figures_beside.py) each figure it computed under the key this run gives it, the
+    others computed here."""
+    done = beside.take() if beside is not None else {}
+    data, drawn = [], {}
+    for f in figures:
+        got = done.get(figure_key(f, base_key)) if done else None
+        if got is None:
+            data += compute_figures([f], store, base_key, reuse)
+        else:
+            data.append(got[0])
+            drawn.update(got[1])
+    return data, drawn
 
 
 def compute_figures(figures, store: Store | None = None, base_key: str = "", reuse: bool = True) -> list:

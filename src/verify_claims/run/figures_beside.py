@@ -1,0 +1,109 @@
+"""The report's figures computed and drawn beside the loading, in a process of their own.
+
+A run's child loads the derivation modules on one core (run/supervise.py), while the other
+core has nothing to do; the figures' data (report/figures.py, about 0.9 s of CPU for the
+bundled paper) and their drawings (matplotlib, about 1.5 s with its import) used to come
+after the last claim, on one core again.  So, when a run will draw (reports rendered, no
+drawings in the store: a fresh clone, ``--no-cache``), the child forks a process before it
+loads anything; that process imports only the modules that mention FIGURES, computes their
+figures and draws them, and hands back {figure key: (data, drawings)}.
+
+Nothing is trusted by name: a figure is taken from this process only under the key the
+run's own loading gives it (``session.figure_key``: every field of its declaration, the
+engine, the settings); any other figure, or all of them if the process failed, is computed
+in the run's child as before.  The drawings are keyed by what they draw
+(``report.plots.drawn_key``), so a renderer prints a provided drawing only for the same data.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import sys
+from pathlib import Path
+
+__all__ = ["FiguresBeside", "modules_mentioning_figures"]
+
+
+def modules_mentioning_figures(directory) -> list:
+    """The derivation modules (not the _helpers) whose text mentions FIGURES: those that may
+    declare figures (a guess: a figure declared otherwise is computed by the run's child)."""
+    try:
+        return sorted(p.name for p in Path(directory).glob("*.py")
+                      if not p.name.startswith("_") and b"FIGURES" in p.read_bytes())
+    except OSError:
+        return []
+
+
+class FiguresBeside:
+    """The process computing and drawing the figures (`start`), and its answer (`take`)."""
+
+    def __init__(self, proc, conn):
+        self._proc, self._conn = proc, conn
+
+    @classmethod
+    def start(cls, options, base_key: str, formats) -> FiguresBeside | None:
+        """Fork the process, or None when there is nothing for it to do."""
+        files = modules_mentioning_figures(options.derivations)
+        if not files or "fork" not in mp.get_all_start_methods():
+            return None
+        ctx = mp.get_context("fork")
+        here, there = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_compute_and_draw, args=(there, options, base_key, tuple(formats), files),
+                           name="verify-claims-figures", daemon=True)
+        proc.start()
+        there.close()
+        return cls(proc, here)
+
+    def take(self) -> dict:
+        """{figure key: (data, drawings)} as the process computed them (it is waited for),
+        or {} if it failed: then the run's child computes every figure itself."""
+        try:
+            got = self._conn.recv()
+        except (EOFError, OSError):
+            got = {}
+        finally:
+            self._conn.close()
+            self._proc.join(5)
+            if self._proc.is_alive():
+                self._proc.kill()
+                self._proc.join()
+        return got if isinstance(got, dict) else {}
+
+    def abandon(self) -> None:
+        """Stop the process (the run ends without figures: -x, an --only run)."""
+        self._conn.close()
+        if self._proc.is_alive():
+            self._proc.kill()
+        self._proc.join()
+
+
+def _compute_and_draw(conn, options, base_key, formats, files) -> None:
+    from ..children import die_with_parent
+
+    die_with_parent()
+    # the run's child prints what a module prints at import; this process's copy is not shown
+    devnull = open(os.devnull, "w")  # noqa: SIM115 - for the life of this process
+    sys.stdout = sys.stderr = devnull
+    out = {}
+    try:
+        from ..report.plots import drawings, drawn_key
+        from .collect import load_derivations
+        from .session import compute_figures, figure_key
+
+        loaded = load_derivations(options.derivations, import_timeout=options.import_timeout,
+                                  import_wall=options.import_wall, files=files)
+        data = compute_figures(loaded.figures, options.store, base_key, reuse=not options.recheck)
+        for fig, d in zip(loaded.figures, data):
+            if d.get("problems") and not d.get("curves"):
+                continue  # could not be computed: the run's child says why, as it always did
+            drawn = drawings(d, formats) if d.get("curves") else {}
+            out[figure_key(fig, base_key)] = (d, {drawn_key(d): drawn} if drawn else {})
+    except BaseException:  # noqa: BLE001 - whatever failed here, the run's child computes it
+        out = {}
+    try:
+        conn.send(out)
+    except (BrokenPipeError, OSError):
+        pass
+    finally:
+        conn.close()
