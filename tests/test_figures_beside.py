@@ -82,6 +82,31 @@ def test_a_process_beside_that_fails_leaves_every_figure_to_the_child(tiny, monk
     assert all(r.status for r in out.results)
 
 
+def _hangs(conn, *args):
+    import time
+    time.sleep(60)
+
+
+def test_a_process_beside_that_does_not_answer_is_not_waited_for_long(tiny, monkeypatch):
+    import time
+    monkeypatch.setattr(figures_beside, "_compute_and_draw", _hangs)
+    beside = figures_beside.FiguresBeside.start(RunOptions(derivations=tiny, import_wall=0.5), "k", ("svg",))
+    t0 = time.monotonic()
+    assert beside.take() == {}  # the run's child then computes the figures itself
+    assert time.monotonic() - t0 < 10
+    beside.abandon()
+
+
+def test_a_module_whose_import_was_stopped_is_not_imported_beside(tiny):
+    """A module the run skips (its import hung or crashed before: run.supervise) is not
+    imported again by the process beside; with nothing left to import, none is started."""
+    assert figures_beside.FiguresBeside.start(RunOptions(derivations=tiny), "k", ("svg",),
+                                             skip={"s9_tiny.py": "crashed"}) is None
+    started = figures_beside.FiguresBeside.start(RunOptions(derivations=tiny), "k", ("svg",))
+    assert started is not None  # not vacuous
+    started.abandon()
+
+
 def test_a_figure_is_taken_only_under_the_runs_own_key(tiny, monkeypatch):
     """What the process beside hands back is matched by the key this run gives each figure
     (its whole declaration, the engine, the settings): anything else is computed again."""

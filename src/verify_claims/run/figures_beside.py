@@ -38,13 +38,14 @@ def modules_mentioning_figures(directory) -> list:
 class FiguresBeside:
     """The process computing and drawing the figures (`start`), and its answer (`take`)."""
 
-    def __init__(self, proc, conn):
-        self._proc, self._conn = proc, conn
+    def __init__(self, proc, conn, wait: float = 600.0):
+        self._proc, self._conn, self._wait = proc, conn, wait
 
     @classmethod
-    def start(cls, options, base_key: str, formats) -> FiguresBeside | None:
-        """Fork the process, or None when there is nothing for it to do."""
-        files = modules_mentioning_figures(options.derivations)
+    def start(cls, options, base_key: str, formats, skip=()) -> FiguresBeside | None:
+        """Fork the process, or None when there is nothing for it to do.  `skip`: files
+        whose import was stopped before (run.supervise.ImportGuard), not imported again."""
+        files = [f for f in modules_mentioning_figures(options.derivations) if f not in skip]
         if not files or "fork" not in mp.get_all_start_methods():
             return None
         ctx = mp.get_context("fork")
@@ -53,13 +54,15 @@ class FiguresBeside:
                            name="verify-claims-figures", daemon=True)
         proc.start()
         there.close()
-        return cls(proc, here)
+        return cls(proc, here, wait=10 * options.import_timeout if options.import_wall is None
+                   else options.import_wall)
 
     def take(self) -> dict:
-        """{figure key: (data, drawings)} as the process computed them (it is waited for),
-        or {} if it failed: then the run's child computes every figure itself."""
+        """{figure key: (data, drawings)} as the process computed them (it is waited for, at
+        most the wall time an import may take), or {} if it failed or did not answer: then
+        the run's child computes every figure itself, as it did before this process existed."""
         try:
-            got = self._conn.recv()
+            got = self._conn.recv() if self._conn.poll(self._wait) else {}
         except (EOFError, OSError):
             got = {}
         finally:
@@ -71,7 +74,8 @@ class FiguresBeside:
         return got if isinstance(got, dict) else {}
 
     def abandon(self) -> None:
-        """Stop the process (the run ends without figures: -x, an --only run)."""
+        """Stop the process if it still runs: at the end of every run, after `take` or
+        instead of it (a run that stopped early)."""
         self._conn.close()
         if self._proc.is_alive():
             self._proc.kill()

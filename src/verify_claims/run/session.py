@@ -216,7 +216,7 @@ def _load_and_verify(options, base_key, run_key, guard, on_start, on_result, on_
     beside = None
     if options.draw and options.figures and not _selects(options):
         from .figures_beside import FiguresBeside
-        beside = FiguresBeside.start(options, base_key, options.draw)
+        beside = FiguresBeside.start(options, base_key, options.draw, skip=guard.skip if guard is not None else ())
     try:
         return _load_and_verify_with(options, base_key, run_key, guard, on_start, on_result, on_running,
                                      on_mutated, beside)
