@@ -9,12 +9,14 @@ finding: where it holds, the next one must hold too (and conversely for "equival
 
 from __future__ import annotations
 
+import weakref
+
 import mpmath
 import sympy as sp
 
 from ..backends.evaluate import real_value
 from ..backends.numeric import (SCREEN_MARGIN, Evaluator, NumericOutcome, Undefined, check_equal, fmt,
-                                point_repr, residual_of, sample_points, tol, undefined_cx)
+                                noise, point_repr, residual_of, sample_points, tol, undefined_cx)
 from ..backends.sampling import contains, in_interval
 from ..backends.symbolic import (CERTIFIED, PROVED, ProofOutcome, assume, facts_with_ends, prove_sign, short, weakest,
                                  zero_by_then_ends)
@@ -45,8 +47,11 @@ class ChainKind(Kind):
     cost = 4
 
     def spot_check(self, claim, settings, rng, screen=False):
+        """Each step against the previous one at the claim's points.  Inconclusive when a
+        step is (every point of its comparison unstable across precisions): the chain is
+        then not *checked*, whatever the other steps say."""
         pts = sample_points(claim.domain, settings, rng)
-        verdicts, screened = [], 0
+        verdicts, screened, unresolved, stuck = [], 0, 0, None
         for i in range(1, len(claim.steps)):
             cur = claim.steps[i]
             ev = _step_evaluator(claim, i, settings, screen)
@@ -54,8 +59,15 @@ class ChainKind(Kind):
                 out = check_equal(ev, "step", "previous", pts)
             else:
                 out = check_equal(ev, "step", "previous", pts, mult="multiplier")
+            # every decision taken in doubles is counted: with none the engine takes this
+            # pass for the full mpmath check and skips its cross-check
+            screened += out.evidence.get("screened_in_floats", 0)
+            unresolved += out.evidence.get("unresolved_points", 0)
+            if cur.relation != "equals":
                 if out.verdict == "consistent" and cur.relation == "equivalent":
-                    out = _check_nonzero(ev, "multiplier", pts) or out
+                    cx, cleared = _check_nonzero(ev, "multiplier", pts)
+                    screened += cleared
+                    out = cx or out
                 # what the relation means: where the previous equation holds, this one holds
                 # (and conversely for "equivalent"); tested on solutions found numerically
                 if out.verdict == "consistent":
@@ -63,15 +75,21 @@ class ChainKind(Kind):
                 if out.verdict == "consistent" and cur.relation == "equivalent":
                     out = _check_on_solutions(ev, claim.domain, "step", "previous", pts, rng) or out
             verdicts.append(out.verdict)
-            screened += out.evidence.get("screened_in_floats", 0)
             if out.verdict == "counterexample":
                 out.step = i + 1
                 out.counterexample["failing step"] = i + 1
                 out.step_verdicts = verdicts
                 return out
-        evidence = {"points": len(pts), "digits": settings.precision, "steps": len(claim.steps)}
+            if out.verdict == "inconclusive" and stuck is None:
+                stuck = {"step": i + 1, "explanation": f"step {i + 1} left unresolved at every point "
+                                                       "(unstable across precisions)"}
+        evidence = {"points": len(pts), "digits": settings.precision, "steps": len(claim.steps),
+                    "unresolved_points": unresolved}
         if screen:
             evidence["screened_in_floats"] = screened
+        if stuck is not None:
+            evidence["inconclusive_at"] = stuck
+            return NumericOutcome("inconclusive", evidence, step_verdicts=verdicts)
         return NumericOutcome("consistent", evidence, step_verdicts=verdicts)
 
     def shrink_target(self, claim, settings, cx, outcome):
@@ -109,11 +127,11 @@ class ChainKind(Kind):
 
         def check(pt):
             if typ == "multiplier vanishes":
-                out = _check_nonzero(ev, "multiplier", [pt])
+                out = _check_nonzero(ev, "multiplier", [pt])[0]
             else:
                 out = check_equal(ev, "step", "previous", [pt], mult=mult)
                 if out.verdict != "counterexample" and typ == "undefined" and mult is not None:
-                    out = _check_nonzero(ev, "multiplier", [pt])
+                    out = _check_nonzero(ev, "multiplier", [pt])[0]
             if out is None or out.verdict != "counterexample":
                 return None
             return {**out.counterexample, "failing step": i + 1}
@@ -124,7 +142,9 @@ class ChainKind(Kind):
             prev, step = (ev.exprs["previous"], ev.exprs["step"])
             d = step - (ev.exprs["multiplier"] * prev if mult else prev)
             return exactly_nonzero(d)(point)
-        how = (f"at {2 * settings.precision + 10} digits" if typ == "multiplier vanishes" else None)
+        high = 2 * settings.precision + 10
+        how = (f"zero relative to its terms at {high} and {2 * high} digits" if typ == "multiplier vanishes"
+               else None)
         return point_target(claim.domain, syms, start, check, exactly, settings, how)
 
     def prove(self, claim, ctx):
@@ -287,21 +307,64 @@ def _follows_cx(ev, domain, given, then, pt, s_, root):
 
 
 def _check_nonzero(ev, name, pts):
+    """Does ev[name] (an "equivalent" step's multiplier) vanish at one of the points?
+    Returns (a counterexample outcome or None, how many points doubles cleared).
+
+    A point is cleared in doubles by a wide margin, or in mpmath when the value at the
+    working precision already agrees with the one at ev.high (a value, not rounding).  Only
+    the rest is judged by `_vanishes`, relative to the size of the multiplier's terms and
+    at two precisions, so a tiny but genuine value (exp(-190)) is never called zero."""
+    screened = 0
     for pt in pts:
         if ev.screen:
             fv = ev.float_at(name, pt)
             if fv is not None and abs(fv) > SCREEN_MARGIN:
+                screened += 1
                 continue  # clearly non-zero in doubles
         try:
-            v = ev.at(name, pt, ev.high)
+            v = ev.at(name, pt, ev.precision)
+            vh = ev.at(name, pt, ev.high)
         except Undefined as exc:
-            return NumericOutcome("counterexample", {}, undefined_cx(ev.symbols, pt, exc))
-        if abs(v) <= tol(ev.high):
+            return NumericOutcome("counterexample", {}, undefined_cx(ev.symbols, pt, exc)), screened
+        if vh != 0 and abs(v - vh) <= noise(ev.precision) * abs(vh):
+            continue  # resolved at the working precision: non-zero
+        if _vanishes(ev, name, pt, vh):
             return NumericOutcome("counterexample", {"points": len(pts)}, {
                 "type": "multiplier vanishes", "point": point_repr(ev.symbols, pt),
-                "multiplier": fmt(v),
-                "explanation": "an 'equivalent' step multiplied the equation by zero here"})
-    return None
+                "multiplier": fmt(vh),
+                "explanation": "an 'equivalent' step multiplied the equation by zero here"}), screened
+    return None, screened
+
+
+# the multiplier's additive terms, compiled once per evaluator (only where one is suspected
+# to vanish: the shrinker asks again at many points)
+_TERMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _vanishes(ev, name, pt, vh):
+    """Is ev[name] zero at pt, its value being vh at ev.high?  Zero means: below tol of its
+    terms' size (after distributing products over sums: rounding leaves about 10^-digits of
+    that, however large or small it is) at ev.high and at 2*ev.high, and not a value that
+    more digits keep: exactly 0 at both, or shrinking with the digits as rounding does.  A
+    point it cannot judge (a term undefined there) is not a counterexample."""
+    terms = _TERMS.setdefault(ev, {})
+    if name not in terms:
+        parts = sp.Add.make_args(sp.expand_mul(ev.exprs[name]))
+        terms[name] = Evaluator(ev.symbols, {f"t{k}": t for k, t in enumerate(parts)}, ev.precision,
+                                domain=ev.domain)
+    tev = terms[name]
+    high2 = 2 * ev.high
+    try:
+        scale = max(abs(tev.at(k, pt, ev.high)) for k in tev.exprs)
+        if abs(vh) > tol(ev.high) * scale:
+            return False
+        v2 = ev.at(name, pt, high2)
+        scale2 = max(abs(tev.at(k, pt, high2)) for k in tev.exprs)
+    except Undefined:
+        return False
+    if abs(v2) > tol(high2) * scale2:
+        return False
+    return (vh == 0 and v2 == 0) or abs(v2) < abs(vh) / 100
 
 
 KIND = ChainKind()
