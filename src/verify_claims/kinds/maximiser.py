@@ -74,8 +74,20 @@ class MaximiserKind(Kind):
                     unresolved += 1
                     continue
                 if where == "no":
-                    return NumericOutcome("counterexample", {"parameter_points": len(pts)},
-                                          _infeasible_cx(params, pt, star, wrt), witness={"point": pt})
+                    # infeasible at p + 20 digits: so it must be at 2 (2p + 10) too, else the
+                    # recomputed point (a cancellation moved the first) is the one compared;
+                    # defined at p + 20 digits, undefined there: the precisions disagree
+                    try:
+                        star, where = _claimed_again(ev, feasible, pt, wrt, settings)
+                    except Undefined:
+                        unresolved += 1
+                        continue
+                    if where == "no":
+                        return NumericOutcome("counterexample", {"parameter_points": len(pts)},
+                                              _infeasible_cx(params, pt, star, wrt), witness={"point": pt})
+                    if where == "edge":
+                        unresolved += 1
+                        continue
                 fstar = ev.at("f", star, settings.precision)
             except Undefined as exc:
                 # within rounding of the boundary, or a complex residue of a cancellation the
@@ -170,6 +182,9 @@ class MaximiserKind(Kind):
                 _claimed(ev, star, wrt, settings)
                 where = _feasibility(feasible, star, wrt, settings.precision)
                 if kind == "claimed maximiser is infeasible":
+                    if where != "no":
+                        return None
+                    star, where = _claimed_again(ev, feasible, par, wrt, settings)
                     return _infeasible_cx(params, par, star, wrt) if where == "no" else None
                 if where != "yes":
                     return None
@@ -245,7 +260,7 @@ class MaximiserKind(Kind):
         if offsets and not params:
             # no parameters: only the rival can shrink
             return rival_phase({**offsets}) if claim.scope == "global" else None
-        how = (f"the claimed point outside the feasible set at {settings.precision + 20} digits"
+        how = (f"the claimed point outside the feasible set at {settings.precision + 20} and {2 * high} digits"
                if kind == "claimed maximiser is infeasible" else f"at {settings.precision} and {high} digits")
         return Target(coords, check, exactly, lambda pt: contains(claim.domain, pt, settings.precision), how,
                       dps=dps, fixed=offsets,
@@ -369,14 +384,23 @@ def _as_mpf(v, dps):
     return v
 
 
-def _claimed(ev, star, wrt, settings) -> dict:
-    """The claimed maximiser's coordinates (at p + 20 digits) added to the parameter point
-    `star`, in place (as far as they are defined)."""
+def _claimed(ev, star, wrt, settings, dps=None) -> dict:
+    """The claimed maximiser's coordinates (at p + 20 digits, or dps) added to the parameter
+    point `star`, in place (as far as they are defined)."""
     for v in wrt:
         star[v] = mpmath.mpf(0)
     for v in wrt:
-        star[v] = ev.at(f"at[{v}]", dict(star), settings.precision + 20)
+        star[v] = ev.at(f"at[{v}]", dict(star), dps or settings.precision + 20)
     return star
+
+
+def _claimed_again(ev, feasible, pt, wrt, settings):
+    """(the claimed point at 2 (2p + 10) digits, as a Root's value is rechecked; its
+    feasibility at 2p + 10): computed once, a cancellation in its formula can move it
+    anywhere (cosh(a)^2 - sinh(a)^2 is 0, not 1, at 50 and at 90 digits for a = 110).  Only
+    a counterexample about to be reported pays for it."""
+    star = _claimed(ev, {k: val for k, val in pt.items() if k not in wrt}, wrt, settings, 2 * ev.high)
+    return star, _feasibility(feasible, star, wrt, ev.high)
 
 
 def _infeasible_cx(params, pt, star, wrt) -> dict:
@@ -453,11 +477,15 @@ def _vet_local(claim, settings, pt, cx):
 
 
 def _does_better(ev, params, pt, star, fstar, q, wrt, settings):
-    """The counterexample when the feasible rival q beats the claimed point star (f(star) =
-    fstar at the working precision): better at p digits, and again at 2p + 10; else None."""
+    """The counterexample when the feasible rival q beats the claimed point at the parameter
+    point pt: better than star (computed at p + 20 digits, f(star) = fstar at p) at p digits,
+    and again at 2p + 10 against the claimed point computed afresh at 2 (2p + 10) digits (a
+    cancellation in its formula can move the first, see _claimed_again; only a rival about
+    to be reported pays for it); else None.  The report shows the recomputed point."""
     fq = ev.at("f", q, settings.precision)
     worse = fq - fstar
     if worse > tol(settings.precision) * max(1, abs(fstar)):
+        star = _claimed(ev, {s_: pt[s_] for s_ in params}, wrt, settings, 2 * ev.high)
         fq = ev.at("f", q, ev.high)
         fs = ev.at("f", star, ev.high)
         with mpmath.workdps(ev.high):

@@ -3,8 +3,9 @@ is the only root there.
 
 Falsified at seeded parameter points: the residual at the value, the interval, and for
 uniqueness every other root in the interval (polynomial roots, else sign changes on a
-grid refined by bisection).  Proved by exact substitution and sign analysis (a quadratic's
-other root by Vieta).  Certified as goals: the value in the interval, the equation
+grid refined by bisection), each verdict confirmed at two precisions before it is
+reported.  Proved by exact substitution and sign analysis (a quadratic's other root by
+Vieta).  Certified as goals: the value in the interval, the equation
 solved (exactly, by z3, or squared: A + K sqrt(B) = 0 iff A^2 = K^2 B and A K <= 0), and
 uniqueness by z3 ("residual = 0, x in the interval, x != value" unsat) or by a strictly
 signed derivative of the residual on each side of the value.
@@ -102,8 +103,10 @@ class RootKind(Kind):
             return None  # another root: found numerically (a sign change or a polynomial root)
         high = ev.high
         how = {"not a root": f"the residual at {settings.precision} and {2 * high} digits",
-               "root outside the interval": f"the value at {settings.precision + 20} digits",
-               "another root in the interval": f"the roots at {settings.precision + 20} digits"}
+               "root outside the interval": f"the value at {settings.precision + 20} and {2 * high} digits",
+               "another root in the interval": f"the roots at {settings.precision + 20} digits, each a root "
+                                               f"at {settings.precision} and {high} digits"
+                                               + (f" and again at {2 * high}" if poly is not None else "")}
         return point_target(claim.domain, syms, start_point(cx, outcome, syms), check, exactly, settings,
                             how.get(cx.get("type")))
 
@@ -170,29 +173,84 @@ def _root_cx(ev, claim, poly, pt, settings):
 
 
 def _root_cx_at(ev, claim, poly, pt, p, settings):
+    """The value (at p + 20 digits) and everything that would refute the claim with it.  A
+    value computed once can be wrong by a cancellation its terms do not show (cosh(a)^2 -
+    sinh(a)^2 is 0 at 50 digits for a = 100): before "not a root" or "outside the interval"
+    is reported, the value is computed again at 2 (2p + 10) digits, and the verdict must
+    hold with it too; from then on (the uniqueness check, the report) the recomputed value
+    stands.  A point where the first value already passes costs nothing more."""
     syms = claim.domain.symbols()
     x, iv = claim.var, claim.interval
     v = ev.at("value", p, settings.precision + 20)
     p[x] = v
+    precise = False
+
+    def recompute():
+        q = dict(p)
+        q[x] = mpmath.mpf(0)
+        return ev.at("value", q, 2 * ev.high)
+
     r = ev.at("residual", p, settings.precision)
     scale = max(1, abs(v), ev.at("terms", p, settings.precision))
     if abs(r) > tol(settings.precision) * scale:
-        ph = dict(p)
-        ph[x] = mpmath.mpf(0)
-        ph[x] = ev.at("value", ph, 2 * ev.high)
-        r = ev.at("residual", ph, 2 * ev.high)
+        v, precise = recompute(), True
+        p[x] = v
+        r = ev.at("residual", p, 2 * ev.high)
+        scale = max(1, abs(v), ev.at("terms", p, 2 * ev.high))
         if abs(r) > tol(settings.precision) * scale:
             return {"type": "not a root", "point": point_repr(syms, pt), str(x): fmt(v), "residual": fmt(r, 6)}
     if not in_interval(v, iv) and not _near_interval(v, iv, settings.precision):
-        return {"type": "root outside the interval", "point": point_repr(syms, pt), str(x): fmt(v),
-                "interval": str(iv)}
+        if not precise:
+            v, precise = recompute(), True
+            p[x] = v
+        if not in_interval(v, iv) and not _near_interval(v, iv, settings.precision):
+            return {"type": "root outside the interval", "point": point_repr(syms, pt), str(x): fmt(v),
+                    "interval": str(iv)}
     if claim.unique:
         others = _roots_in(ev, poly, p, x, iv, settings)
-        distinct = [o for o in others if abs(o - v) > mpmath.mpf(10) ** (-settings.precision // 3) * max(1, abs(v))]
-        if distinct:
-            return {"type": "another root in the interval", "point": point_repr(syms, pt),
-                    f"{x} (claimed)": fmt(v), f"{x} (other)": fmt(distinct[0]), "interval": str(iv)}
+        near = _same_root(settings.precision)
+        for o in others:
+            # only the roots the report would name pay for their confirmation
+            if abs(o - v) > near * max(1, abs(v)) and _is_root(ev, poly, p, x, iv, o, settings):
+                return {"type": "another root in the interval", "point": point_repr(syms, pt),
+                        f"{x} (claimed)": fmt(v), f"{x} (other)": fmt(o), "interval": str(iv)}
     return None
+
+
+def _same_root(precision):
+    """How close (relative) two roots are to count as one: what bisection resolves."""
+    return mpmath.mpf(10) ** (-precision // 3)
+
+
+def _is_root(ev, poly, p, x, iv, o, settings):
+    """Is the candidate o (a numerator's root found at p + 20 digits, or where a bisection of
+    a sign change ended) a root of the residual: |residual| within 10^(-p/3) of its scale,
+    both at p digits and at 2p + 10?  A sign change across a pole or a jump ends its
+    bisection where the residual is of the order of its scale or larger; a simple root
+    bisected to ~(p + 20)/2 digits has a residual far below the tolerance.  A numerator's
+    root must also be one of its roots again from coefficients at 2 (2p + 10) digits (as
+    the value's recheck): coefficients computed once can be wrong by a cancellation, and
+    the residual's terms, which carry that cancellation, then make any point look like
+    a root (x (x - 3 + 2 (cosh(a)^2 - sinh(a)^2)) at x = 0 for a = 100: residual 1,
+    terms 1e92)."""
+    q = dict(p)
+    q[x] = o
+    near = _same_root(settings.precision)
+    for dps in (settings.precision, ev.high):
+        try:
+            r = ev.at("residual", q, dps)
+            scale = max(1, abs(o), ev.at("terms", q, dps))
+        except Undefined:
+            return False
+        if not abs(r) <= near * scale:
+            return False
+    if poly is None:
+        return True
+    try:
+        again = _poly_roots(ev, poly, p, x, iv, settings, 2 * ev.high)
+    except Undefined:
+        return False
+    return any(abs(o - r) <= near * max(1, abs(o)) for r in again)
 
 
 def _numeric_expressions(claim):
@@ -291,86 +349,112 @@ def _near_interval(v, iv, precision):
 
 
 def _roots_in(ev, poly, p, x, iv, settings):
-    """All real roots of the equation in the interval at parameter point p."""
+    """The real roots of the equation in the interval at parameter point p (p[x] is the
+    claimed value), as candidates: the numerator's roots from coefficients computed once,
+    the ends of bisected sign changes.  One the caller reports is confirmed first (_is_root)."""
     dps = settings.precision + 20
     if poly is not None:
-        coeffs = [ev.at(f"c{i}", p, dps) for i in range(len(poly.all_coeffs()))]
-        while coeffs and coeffs[0] == 0:
-            coeffs.pop(0)
-        if not coeffs:
-            # the equation vanishes identically here: every point of the interval is a root
-            lo = mpmath.mpf(sp.Float(iv.start, 60)) if iv.start.is_finite else mpmath.mpf(-1)
-            hi = mpmath.mpf(sp.Float(iv.end, 60)) if iv.end.is_finite else lo + 2
-            return [lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3]
-        if len(coeffs) <= 1:
-            return []
-        roots = None
-        # coefficients spread over many orders of magnitude (a parameter pressed to 1e20
-        # against another at 1e-15): Durand-Kerner then needs more steps and digits
-        for steps, extra in ((200, 2 * dps), (2000, 8 * dps)):
-            try:
-                with mpmath.workdps(dps):
-                    roots = mpmath.polyroots(coeffs, maxsteps=steps, extraprec=extra)
-                break
-            except mpmath.libmp.NoConvergence:
-                continue
-        if roots is None:
-            # clustered roots at an extreme point (e.g. 1e-15 beside 0): no numeric
-            # uniqueness evidence here, which is not a counterexample either
-            return []
-        out = []
-        for r in roots:
-            if isinstance(r, mpmath.mpc):
-                if abs(r.imag) > mpmath.mpf(10) ** (-settings.precision // 2):
-                    continue
-                r = r.real
-            if in_interval(r, iv):
-                # the numerator's root must also be a root of the residual (not a pole)
-                q = dict(p)
-                q[x] = r
-                try:
-                    ev.at("residual", q, dps)
-                except Undefined:
-                    continue
-                out.append(r)
-        return out
+        return _poly_roots(ev, poly, p, x, iv, settings, dps)
     # generic: sign changes of the residual on a grid inside the interval.  Only the sign
     # matters there: doubles give it wherever the value is far from 0 against the size of
-    # its terms, mpmath decides the rest, and every sign change is refined in mpmath
+    # its terms, mpmath decides the rest, and every sign change is refined in mpmath.  The
+    # terms do not see a cancellation inside a function's argument (atan(cosh(40 x)^2 -
+    # sinh(40 x)^2 - 1) is noise in doubles): a sign change that rests on a float sign is
+    # confirmed in mpmath at both ends before it is bisected (the claimed value's own
+    # bracket excepted: whatever its bisection gives is compared with the value, and
+    # confirmed by the caller if it is distinct from it).  Every point returned is only a
+    # candidate: the caller confirms it as a root (_is_root) before reporting it
     lo = mpmath.mpf(sp.Float(iv.start, 60)) if iv.start.is_finite else mpmath.mpf(-1e6)
     hi = mpmath.mpf(sp.Float(iv.end, 60)) if iv.end.is_finite else mpmath.mpf(1e6)
     grid = [lo + (hi - lo) * mpmath.mpf(i) / 400 for i in range(1, 400)]
     args = ev.float_args({**p, x: grid[0]})
     xi = ev.symbols.index(x)
     residual, terms = ev.progs["residual"], ev.progs["terms"]
-    out, prev = [], None
+    v = p.get(x)
+    out, prev = [], None  # prev: (grid point, residual there, read in floats?)
     for g in grid:
-        r = None
+        r, in_floats = None, False
         if args is not None:
             args[xi] = float(g)
             rf = residual.float_at(args)
             if rf is not None:
                 tf = terms.float_at(args)
                 if tf is not None and abs(rf) > SCREEN_EQUAL * max(1.0, tf):
-                    r = rf
-        if r is None:
-            q = dict(p)
-            q[x] = g
-            try:
-                r = ev.at("residual", q, dps)
-            except Undefined:
-                prev = None
-                continue
+                    r, in_floats = rf, True
+        try:
+            if r is None:
+                r = _residual_at(ev, p, x, g, dps)
+            if (prev is not None and (prev[1] < 0 < r or prev[1] > 0 > r) and (prev[2] or in_floats)
+                    and not (v is not None and prev[0] <= v <= g)):
+                if prev[2]:
+                    prev = (prev[0], _residual_at(ev, p, x, prev[0], dps), False)
+                if in_floats:
+                    r, in_floats = _residual_at(ev, p, x, g, dps), False
+        except Undefined:
+            prev = None
+            continue
         if prev is not None and (prev[1] < 0 < r or prev[1] > 0 > r):
             out.append(_bisect(ev, p, x, prev[0], g, prev[1], dps))
         elif r == 0:
             out.append(g)
-        prev = (g, r)
+        prev = (g, r, in_floats)
     return out
 
 
+def _poly_roots(ev, poly, p, x, iv, settings, dps):
+    """The numerator's real roots in the interval, from its coefficients at dps digits."""
+    coeffs = [ev.at(f"c{i}", p, dps) for i in range(len(poly.all_coeffs()))]
+    while coeffs and coeffs[0] == 0:
+        coeffs.pop(0)
+    if not coeffs:
+        # the equation vanishes identically here: every point of the interval is a root
+        lo = mpmath.mpf(sp.Float(iv.start, 60)) if iv.start.is_finite else mpmath.mpf(-1)
+        hi = mpmath.mpf(sp.Float(iv.end, 60)) if iv.end.is_finite else lo + 2
+        return [lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3]
+    if len(coeffs) <= 1:
+        return []
+    roots = None
+    # coefficients spread over many orders of magnitude (a parameter pressed to 1e20
+    # against another at 1e-15): Durand-Kerner then needs more steps and digits
+    for steps, extra in ((200, 2 * dps), (2000, 8 * dps)):
+        try:
+            with mpmath.workdps(dps):
+                roots = mpmath.polyroots(coeffs, maxsteps=steps, extraprec=extra)
+            break
+        except mpmath.libmp.NoConvergence:
+            continue
+    if roots is None:
+        # clustered roots at an extreme point (e.g. 1e-15 beside 0): no numeric
+        # uniqueness evidence here, which is not a counterexample either
+        return []
+    out = []
+    for r in roots:
+        if isinstance(r, mpmath.mpc):
+            if abs(r.imag) > mpmath.mpf(10) ** (-settings.precision // 2):
+                continue
+            r = r.real
+        if in_interval(r, iv):
+            # the numerator's root must also be a root of the residual (not a pole)
+            q = dict(p)
+            q[x] = r
+            try:
+                ev.at("residual", q, dps)
+            except Undefined:
+                continue
+            out.append(r)
+    return out
+
+
+def _residual_at(ev, p, x, g, dps):
+    q = dict(p)
+    q[x] = g
+    return ev.at("residual", q, dps)
+
+
 def _bisect(ev, p, x, lo, hi, flo, dps):
-    """Refine a bracketed sign change to ~dps/2 digits (bisection cannot diverge)."""
+    """Refine a bracketed sign change to ~dps/2 digits (bisection cannot diverge).  The
+    point it ends at is a root only if the residual is continuous there: a pole or a jump
+    ends it too (the caller checks the residual there, _is_root)."""
     with mpmath.workdps(dps):
         for _ in range(int(dps * 3.4) // 2 + 10):
             mid = (lo + hi) / 2

@@ -1,0 +1,139 @@
+"""Counterexamples of Root and Maximiser claims rest on values confirmed at two precisions.
+
+A value computed once (in doubles, or in mpmath at one precision) can be wrong by a
+cancellation the terms of an expression do not show: cosh(a)^2 - sinh(a)^2 is 0, not 1,
+at 50 digits for a = 100, and in doubles atan(cosh(40 x)^2 - sinh(40 x)^2 - 1) is anything
+from -pi/2 to pi/2.  Each true claim below was refuted on such a value; each wrong variant
+must still be refuted, with the numbers of its counterexample right.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from verify_claims import Maximiser, Root
+from verify_claims.engine.verify import verify
+from verify_claims.run.settings import Settings
+
+x, a = sp.symbols("x a")
+# small budgets: the statuses asked for are decided by the numbers (certification of the pole
+# claim would spend its whole budget failing)
+S = Settings(samples=8, precision=30, timeout=60, prover_budget=3, certify_budget=3)
+NOT_REFUTED = ("proved", "certified", "checked", "undecided")
+ONE = sp.cosh(a) ** 2 - sp.sinh(a) ** 2  # = 1; 0 at 30, 50 and 70 digits for a in [100, 110]
+BIG_A = {a: sp.Interval(100, 110)}
+# 0 exactly; anything from -pi/2 to pi/2 in doubles for x in (0, 1) (cosh(40 x)^2 reaches 1e34)
+NOISE = sp.atan(sp.cosh(40 * x) ** 2 - sp.sinh(40 * x) ** 2 - 1)
+
+
+def _root(cid, equation, value, interval, domain=None, unique=True):
+    return Root(id=cid, title="t", ref="1", domain=domain or {a: sp.Interval(0, 1)}, equation=equation, var=x,
+                value=value, interval=interval, unique=unique)
+
+
+def _max(cid, at, over, objective=-(x - 1) ** 2):
+    return Maximiser(id=cid, title="t", ref="1", objective=objective, wrt=x, at={x: at}, over={x: over},
+                     domain=BIG_A)
+
+
+def _near(text, want, eps=1e-9):
+    return abs(float(text) - want) <= eps * max(1, abs(want))
+
+
+def _refuted(res, kind):
+    assert res.status == "refuted", (res.status, res.message)
+    assert res.counterexample["type"] == kind, res.counterexample
+    return res.counterexample
+
+
+# ---------------------------------------------------------------- root: other roots
+
+def test_root_float_sign_lost_in_a_function_argument_is_not_another_root():
+    # the residual x - 1/2 (+ 0): its float sign is noise wherever cosh(40 x)^2 is large
+    res = verify(_root("root-float-sign", (x - sp.Rational(1, 2)) + NOISE, sp.Rational(1, 2),
+                       sp.Interval.open(0, 1)), S)
+    assert res.status in NOT_REFUTED, (res.status, res.counterexample)
+
+
+def test_root_with_noise_and_a_real_second_root_is_refuted_at_that_root():
+    res = verify(_root("root-float-sign-two", (x - sp.Rational(1, 2)) * (3 * x - 1) + NOISE, sp.Rational(1, 2),
+                       sp.Interval.open(0, 1)), S)
+    cx = _refuted(res, "another root in the interval")
+    assert _near(cx["x (other)"], 1 / 3) and _near(cx["x (claimed)"], 0.5), cx
+
+
+def test_root_sign_change_across_a_pole_is_not_another_root():
+    # positive left of the pole 1/pi, negative between it and 1/2, positive after
+    res = verify(_root("root-pole", (sp.exp(x) - sp.exp(sp.Rational(1, 2))) / (x - 1 / sp.pi), sp.Rational(1, 2),
+                       sp.Interval.open(0, 1)), S)
+    assert res.status in NOT_REFUTED, (res.status, res.counterexample)
+
+
+def test_root_beside_a_pole_with_a_real_second_root_is_refuted_at_that_root():
+    res = verify(_root("root-pole-two", (sp.exp(x) - sp.exp(sp.Rational(1, 2))) * (x - sp.Rational(3, 4))
+                       / (x - 1 / sp.pi), sp.Rational(1, 2), sp.Interval.open(0, 1)), S)
+    cx = _refuted(res, "another root in the interval")
+    assert _near(cx["x (other)"], 0.75), cx
+
+
+def test_root_polynomial_coefficient_cancellation_is_not_another_root():
+    # (x - 1)^2 at every a; at 50 digits the coefficients say x^2 (a double root at 0)
+    res = verify(_root("root-poly-cancel", (x - 1) * (x - 3 + 2 * ONE), 1, sp.Interval.open(-1, 4), BIG_A), S)
+    assert res.status in NOT_REFUTED, (res.status, res.counterexample)
+
+
+def test_root_polynomial_other_root_is_refuted():
+    res = verify(_root("root-poly-two", (x - 1) * (x - 2 - a), 1, sp.Interval.open(-1, 4)), S)
+    cx = _refuted(res, "another root in the interval")
+    pt = float(cx["point"]["a"])
+    assert _near(cx["x (other)"], 2 + pt) and _near(cx["x (claimed)"], 1), cx
+
+
+# ---------------------------------------------------------------- root: the value
+
+def test_root_value_cancelling_at_the_working_digits_is_not_outside():
+    res = verify(_root("root-value-cancel", x - 1, ONE, sp.Interval.open(0, 2), BIG_A, unique=False), S)
+    assert res.status in NOT_REFUTED, (res.status, res.counterexample)
+
+
+def test_root_value_truly_outside_is_refuted_with_its_accurate_value():
+    # 3 (at 50 digits: 2, the open interval's end, outside too): the reported value is 3
+    res = verify(_root("root-value-outside", x - 3, ONE + 2, sp.Interval.open(0, 2), BIG_A, unique=False), S)
+    cx = _refuted(res, "root outside the interval")
+    assert _near(cx["x"], 3), cx
+
+
+def test_root_not_a_root_reports_the_recomputed_value():
+    # the value is 1 (0 at 50 digits); the residual x - 2 there is -1
+    res = verify(_root("root-value-not-root", x - 2, ONE, sp.Interval.open(0, 3), BIG_A, unique=False), S)
+    cx = _refuted(res, "not a root")
+    assert _near(cx["x"], 1) and _near(cx["residual"], -1, 1e-5), cx
+
+
+# ---------------------------------------------------------------- maximiser
+
+def test_maximiser_claimed_point_cancelling_is_not_beaten():
+    res = verify(_max("max-cancel", ONE, sp.Interval(0, 2)), S)
+    assert res.status in NOT_REFUTED, (res.status, res.counterexample)
+
+
+def test_maximiser_non_maximal_point_is_refuted_with_its_accurate_value():
+    # the claimed point 3/2 (1/2 at 50 digits): objective -1/4 there, a rival does better
+    res = verify(_max("max-not-max", ONE + sp.Rational(1, 2), sp.Interval(0, 2)), S)
+    cx = _refuted(res, "a feasible point does better")
+    xb = float(cx["better"]["x"])
+    assert _near(cx["claimed"]["x"], 1.5) and _near(cx["objective(claimed)"], -0.25), cx
+    assert _near(cx["objective(better)"], -(xb - 1) ** 2) and -(xb - 1) ** 2 > -0.25, cx
+
+
+def test_maximiser_claimed_point_cancelling_is_not_infeasible():
+    # 1 is feasible in [1/2, 2]; at 50 digits the claimed point is 0, outside
+    res = verify(_max("max-cancel-feasible", ONE, sp.Interval(sp.Rational(1, 2), 2)), S)
+    assert res.status in NOT_REFUTED, (res.status, res.counterexample)
+
+
+def test_maximiser_infeasible_point_is_refuted_with_its_accurate_value():
+    # 7/2 (5/2 at 50 digits: outside [1/2, 2] too): the reported point is 7/2
+    res = verify(_max("max-infeasible", ONE + sp.Rational(5, 2), sp.Interval(sp.Rational(1, 2), 2)), S)
+    cx = _refuted(res, "claimed maximiser is infeasible")
+    assert _near(cx["x"], 3.5), cx
