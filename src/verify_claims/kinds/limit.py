@@ -73,7 +73,8 @@ class LimitKind(Kind):
                 if verdict == "inconclusive":
                     worst = {"point": point_repr(syms, pt), "direction": dirn, "explanation": why,
                              "approach": [{str(x): fmt(xv, 8), "f": fmt(fv)} for xv, fv in vals]}
-        evidence = {"points": len(pts), "ladder": [fmt(v, 4) for v in ladder], "digits": settings.precision}
+        # the digits the ladder is evaluated with (a counterexample is confirmed at twice that)
+        evidence = {"points": len(pts), "ladder": [fmt(v, 4) for v in ladder], "digits": base_dps}
         if screen:
             evidence["screened_in_floats"] = 0  # an approach ladder is never decided in doubles
         if worst is not None:
