@@ -144,10 +144,60 @@ def test_a_selection_draws_nothing_beside(tiny, monkeypatch):
 
 
 def test_what_a_module_prints_at_import_is_shown_once(tiny, tmp_path, cli_env):
+    """Through sys.stdout or to the file descriptor itself (C code, a subprocess)."""
     from _report_fixtures import run_cli
 
     text = (tiny / "s9_tiny.py").read_text(encoding="utf-8")
-    (tiny / "s9_tiny.py").write_text('print("IMPORTED-S9")\n' + text, encoding="utf-8")
+    (tiny / "s9_tiny.py").write_text('import os\nprint("IMPORTED-S9")\nos.write(1, b"FD-S9\\n")\n' + text,
+                                     encoding="utf-8")
     proc = run_cli(tiny, tmp_path / "r", cli_env, "--no-cache", "--samples", "20", "--no-pdf", "-q")
     assert proc.stdout.count("IMPORTED-S9") == 1, proc.stdout
+    assert proc.stdout.count("FD-S9") == 1, proc.stdout
     assert (tmp_path / "r" / "report.html").is_file()
+
+
+def test_a_module_that_changes_matplotlib_gets_no_drawing_from_beside(tiny):
+    """matplotlib's global settings, changed by a derivation module at import, would reach
+    a drawing made beside it but not the renderers' own (a clean matplotlib): such a figure
+    is drawn by the renderers, from the data computed beside."""
+    text = (tiny / "s9_tiny.py").read_text(encoding="utf-8")
+    (tiny / "s9_tiny.py").write_text("import matplotlib\nmatplotlib.rcParams['axes.facecolor'] = '#ff0000'\n" + text,
+                                     encoding="utf-8")
+    out = _run(tiny, draw=("svg", "pdf"))
+    assert out.drawings == {}
+    assert [f["id"] for f in out.figures] == ["fig-sqrt"] and out.figures[0]["curves"]
+
+
+def test_the_wait_is_bounded_however_long_an_import_may_take(tiny):
+    """--timeout 1e6 (an import may then take 1e7 s of wall time) or an infinite wall limit
+    from the API: the child still waits a bounded time (poll() refuses a timeout that large)."""
+    import math
+    for wall in (1e7, math.inf):
+        beside = figures_beside.FiguresBeside.start(RunOptions(derivations=tiny, import_wall=wall), "k", ("svg",))
+        assert beside._wait == figures_beside.MAX_WAIT
+        assert isinstance(beside.take(), dict)
+        beside.abandon()
+
+
+def test_the_run_passes_its_skipped_modules_on(tiny, monkeypatch):
+    """A module whose import the supervisor stopped (a crash in native code) is not imported
+    again beside the loading: the run hands its skip list to the process."""
+    from verify_claims.run import session
+    from verify_claims.run.supervise import ImportGuard
+    seen = []
+    real = figures_beside.FiguresBeside.start
+
+    def start(options, base_key, formats, skip=()):
+        seen.append(dict(skip))
+        return real(options, base_key, formats, skip=skip)
+    monkeypatch.setattr(figures_beside.FiguresBeside, "start", staticmethod(start))
+
+    class _Conn:
+        def send(self, *a):
+            pass
+    guard = ImportGuard(_Conn(), 60, {"s9_tiny.py": "crashed before"})
+    options = RunOptions(derivations=tiny, settings=SETTINGS, jobs=1, draw=("svg",))
+    base_key, run_key = session.run_keys(options)
+    out = session._load_and_verify(options, base_key, run_key, guard, None, None)
+    assert seen == [{"s9_tiny.py": "crashed before"}]
+    assert out.drawings == {} and [p.file for p in out.problems] == ["s9_tiny.py"]

@@ -113,8 +113,9 @@ def _render(data: dict, canvas_cls, target, metadata) -> None:
                 target.truncate()
 
 
-# What _draw reads of a figure's data: a drawing is a function of these alone, so they key
-# the drawings made in another process (provide).
+# What _draw reads of a figure's data: with matplotlib's defaults (a process where nothing
+# else imported matplotlib: run/figures_beside.py draws only then), a drawing is a function
+# of these alone, so they key the drawings made in another process (provide).
 _DRAWN_FIELDS = ("diagonal", "x_range", "y_interval", "x_label", "y_label", "curves", "references")
 
 

@@ -12,7 +12,15 @@ Nothing is trusted by name: a figure is taken from this process only under the k
 run's own loading gives it (``session.figure_key``: every field of its declaration, the
 engine, the settings); any other figure, or all of them if the process failed, is computed
 in the run's child as before.  The drawings are keyed by what they draw
-(``report.plots.drawn_key``), so a renderer prints a provided drawing only for the same data.
+(``report.plots.drawn_key``), so a renderer prints a provided drawing only for the same data;
+and nothing is drawn here when a derivation module imported matplotlib (it may have changed
+its global settings, which the renderers' matplotlib does not have).
+
+What this assumes, as the store of figures already does: a figure depends on its declaration
+(and the modules it imports), not on state another derivation module sets at import.  The
+modules that mention FIGURES are imported twice (here and in the run's child, at the same
+time), so their import-time side effects, if they have any, happen twice; what they print
+is not shown from here.
 """
 
 from __future__ import annotations
@@ -35,6 +43,11 @@ def modules_mentioning_figures(directory) -> list:
         return []
 
 
+# the longest the run's child waits for the process after its claims (it normally answered
+# long before: its work is a few seconds beside a loading of about as long)
+MAX_WAIT = 600.0
+
+
 class FiguresBeside:
     """The process computing and drawing the figures (`start`), and its answer (`take`)."""
 
@@ -50,20 +63,26 @@ class FiguresBeside:
             return None
         ctx = mp.get_context("fork")
         here, there = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_compute_and_draw, args=(there, options, base_key, tuple(formats), files),
+        proc = ctx.Process(target=_compute_and_draw,
+                           args=(there, options, base_key, tuple(formats), files, os.getpid()),
                            name="verify-claims-figures", daemon=True)
         proc.start()
         there.close()
-        return cls(proc, here, wait=10 * options.import_timeout if options.import_wall is None
-                   else options.import_wall)
+        wall = 10 * options.import_timeout if options.import_wall is None else options.import_wall
+        return cls(proc, here, wait=min(wall, MAX_WAIT) if wall == wall else MAX_WAIT)
 
     def take(self) -> dict:
         """{figure key: (data, drawings)} as the process computed them (it is waited for, at
         most the wall time an import may take), or {} if it failed or did not answer: then
         the run's child computes every figure itself, as it did before this process existed."""
         try:
-            got = self._conn.recv() if self._conn.poll(self._wait) else {}
-        except (EOFError, OSError):
+            if self._conn.poll(self._wait):
+                got = self._conn.recv()
+            else:
+                print(f"verify-claims: warning: the process computing the figures beside the loading did not "
+                      f"answer within {self._wait:g} s; they are computed again here", file=sys.stderr)
+                got = {}
+        except Exception:  # noqa: BLE001 - whatever went wrong there, the figures are computed here
             got = {}
         finally:
             self._conn.close()
@@ -82,13 +101,18 @@ class FiguresBeside:
         self._proc.join()
 
 
-def _compute_and_draw(conn, options, base_key, formats, files) -> None:
+def _compute_and_draw(conn, options, base_key, formats, files, parent) -> None:
     from ..children import die_with_parent
 
     die_with_parent()
-    # the run's child prints what a module prints at import; this process's copy is not shown
-    devnull = open(os.devnull, "w")  # noqa: SIM115 - for the life of this process
-    sys.stdout = sys.stderr = devnull
+    if os.getppid() != parent:
+        os._exit(0)  # the run's child died before the line above took effect
+    # the run's child prints what a module prints at import; this process's copy is not
+    # shown, whether it is written through sys.stdout or to the file descriptors themselves
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of this process
     out = {}
     try:
         from ..report.plots import drawings, drawn_key
@@ -97,11 +121,14 @@ def _compute_and_draw(conn, options, base_key, formats, files) -> None:
 
         loaded = load_derivations(options.derivations, import_timeout=options.import_timeout,
                                   import_wall=options.import_wall, files=files)
+        # a module that imported matplotlib may have changed its global settings, which the
+        # renderers' clean matplotlib would not draw with: then only the data come from here
+        draw = "matplotlib" not in sys.modules
         data = compute_figures(loaded.figures, options.store, base_key, reuse=not options.recheck)
         for fig, d in zip(loaded.figures, data):
             if d.get("problems") and not d.get("curves"):
                 continue  # could not be computed: the run's child says why, as it always did
-            drawn = drawings(d, formats) if d.get("curves") else {}
+            drawn = drawings(d, formats) if d.get("curves") and draw else {}
             out[figure_key(fig, base_key)] = (d, {drawn_key(d): drawn} if drawn else {})
     except BaseException:  # noqa: BLE001 - whatever failed here, the run's child computes it
         out = {}
