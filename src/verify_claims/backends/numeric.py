@@ -17,12 +17,26 @@ rounding near a boundary never becomes a counterexample.  A point where an expre
 undefined (division by zero, complex value, infinity) is reported as such: the declared
 domain failed to keep the claim well defined there.
 
+A value can lose every digit to cancellation without anything looking wrong:
+cosh(a)^2 - sinh(a)^2 at a = 100 is 0 at 30 and 70 digits (both squares round to the same
+1e86), and 0 = 0 looks like an equality.  So every point decided in mpmath (not the ones
+cleared in doubles) is also evaluated as an arb ball (``ball.compile_ball``, at about the
+same number of bits), whose radius bounds the error rigorously.  Where the radius exceeds
+what the decision assumed (``noise(precision)`` of the scale), the point is decided again
+in mpmath with enough more digits to cover the lost ones (at most ``8 * high``): an
+equality or an order when it holds within that accuracy, a counterexample only when clear
+and stable there and at twice the digits, otherwise unresolved.  Where arb cannot
+evaluate an expression (a function it is not asked to handle, a non-finite ball) the
+decision stands as before.
+
 All functions take the precision explicitly and use ``mpmath.workdps``; nothing here
-changes mpmath's global context.
+changes mpmath's global context, and arb's (``flint.ctx.prec``) is restored after every use.
 """
 
 from __future__ import annotations
 
+import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import mpmath
@@ -95,6 +109,7 @@ class Evaluator:
         self.exprs = {k: sp.sympify(e) for k, e in exprs.items()}
         self.progs = {k: compile_expr(e, self.symbols, k) for k, e in self.exprs.items()}
         self._ends = None
+        self._balls = {}  # name -> arb program (None: arb cannot evaluate it), compiled when first needed
 
     def at(self, name, pt, dps):
         """Value at a point; undefinedness is only believed if it survives more digits
@@ -117,6 +132,24 @@ class Evaluator:
 
     def _at(self, name, pt, dps):
         return self.progs[name].mp_at([pt[s] for s in self.symbols], dps)
+
+    # ---------------------------------------------------------------- the accuracy guard
+    def ball_at(self, name, args):
+        """ev[name] as an arb ball at arb's current precision, at a point given as exact
+        balls (``_arb_point``); None where arb cannot evaluate it."""
+        prog = self._balls.get(name, False)
+        if prog is False:
+            # the program's constants (2/3, pi) are made when it is compiled: at the most digits
+            # the guard uses, so that their radius never limits it
+            with _arb_digits(GUARD_CAP * self.high):
+                prog = self._balls[name] = _compile_ball(self.exprs[name], self.symbols)
+        if prog is None or args is None:
+            return None
+        try:
+            r = prog(args)
+        except (ArithmeticError, ValueError, TypeError):  # ball._NotFinite, a division by a ball around 0
+            return None
+        return r if r.is_finite() else None
 
     # ---------------------------------------------------------------- the float screen
     def float_at(self, name, pt):
@@ -189,12 +222,106 @@ def undefined_cx(syms, pt, exc):
             "explanation": "the claim is not defined at this point of its declared domain"}
 
 
+# --------------------------------------------------------------------------- the accuracy guard
+# digits added beyond the ones a ball shows lost, and the most the guard spends (x ev.high)
+GUARD_MARGIN = 10
+GUARD_CAP = 8
+
+
+def _flint():
+    try:
+        import flint
+    except ImportError:  # pragma: no cover - python-flint is a dependency
+        return None
+    return flint
+
+
+def _compile_ball(expr, syms):
+    from .ball import compile_ball
+    try:
+        return compile_ball(expr, list(syms))
+    except Exception:  # noqa: BLE001 - an expression arb cannot take: no guard, as before
+        return None
+
+
+@contextmanager
+def _arb_digits(dps):
+    """arb's working precision set to about dps digits (it is process-global: restored)."""
+    flint = _flint()
+    if flint is None:
+        yield None
+        return
+    old = flint.ctx.prec
+    flint.ctx.prec = mpmath.libmp.dps_to_prec(dps)
+    try:
+        yield flint
+    finally:
+        flint.ctx.prec = old
+
+
+def _arb_point(flint, syms, pt):
+    """The point's coordinates as exact arb balls (None if one is not a finite real)."""
+    out = []
+    for s in syms:
+        v = pt[s]
+        if not isinstance(v, mpmath.mpf):
+            if not isinstance(v, (int, float)):
+                return None
+            v = mpmath.mpf(v)
+        sign, man, ex, _ = v._mpf_
+        if not man and v != 0:  # inf, nan
+            return None
+        out.append(flint.arb((-int(man) if sign else int(man), int(ex))))
+    return out
+
+
+def _lost_digits(ball, allowed):
+    """How many digits beyond the working ones a ball shows lost: 0 when its radius is within
+    `allowed` (what the decision assumed), None when there is no ball."""
+    if ball is None:
+        return None
+    rad = _arb_float(ball.rad())
+    if rad <= allowed:
+        return 0
+    return max(1, math.ceil(float(mpmath.log10(rad / allowed))))
+
+
+def _arb_float(x):
+    from .ball import arb_to_mpf
+    return arb_to_mpf(x.mid()) if x.is_finite() else mpmath.inf
+
+
+def _guard(gap, dps, allowed, high, accept=None):
+    """(q, ball): the digits q at which a point must be decided so that its values keep
+    `allowed` (an absolute error), and the ball of the difference there.  q is dps when the
+    ball at dps digits shows nothing lost, or there is no ball (the usual decision stands),
+    or `accept` finds that the ball itself confirms the usual decision; else more (up to
+    GUARD_CAP * high); None when even that does not cover the lost digits.  gap(flint) is
+    the ball of the decided difference at arb's precision, or None."""
+    cap = GUARD_CAP * high
+    q = dps
+    while True:
+        with _arb_digits(q) as flint:
+            ball = gap(flint) if flint is not None else None
+            lost = _lost_digits(ball, allowed)
+            if lost and q == dps and accept is not None and accept(ball):
+                return dps, ball
+        if lost is None:
+            return (dps, None) if q == dps else (None, None)  # no ball at q: the lost digits stay unaccounted for
+        if lost == 0:
+            return q, ball
+        q += lost + GUARD_MARGIN
+        if q > cap:
+            return None, None
+
+
 # --------------------------------------------------------------------------- equalities
 def check_equal(ev: Evaluator, a: str, b: str, pts, mult=None):
     """Check ev[a] == ev[b] (or ev[a] == ev[mult] * ev[b]) at every point."""
     syms = ev.symbols
     max_dev = mpmath.mpf(0)
-    unresolved, screened = 0, 0
+    unresolved, screened, guarded = 0, 0, 0
+    noise_p = noise(ev.precision)
     for pt in pts:
         try:
             if ev.screen:
@@ -206,31 +333,90 @@ def check_equal(ev: Evaluator, a: str, b: str, pts, mult=None):
                     if abs(fa - fb) <= SCREEN_EQUAL * scale:
                         screened += 1
                         continue
-            dev, va, vb, scale = _deviation(ev, a, b, pt, ev.precision, mult)
-            if dev > noise(ev.precision) * scale:
-                # more than rounding at this precision: decide with more digits.  A real
-                # difference is stable across precisions; cancellation error shrinks.
-                dev, va, vb, scale = _deviation(ev, a, b, pt, ev.high, mult)
-                if dev > tol(ev.high) * scale:
-                    dev2, _, _, scale2 = _deviation(ev, a, b, pt, 2 * ev.high, mult)
-                    if dev2 > tol(2 * ev.high) * scale2 and abs(dev2 - dev) <= dev2 / 100:
-                        cx = {"type": "values differ", "point": point_repr(syms, pt),
-                              a: fmt(va), b if mult is None else f"{mult}*{b}": fmt(vb),
-                              "difference": fmt(va - vb)}
-                        return NumericOutcome("counterexample", {"points": len(pts)}, cx, witness={"point": pt})
-                    unresolved += 1
-                    continue
+            verdict, info, scale_p = _equal_point(ev, a, b, pt, ev.precision, mult, noise_p)
+            # the guard: did the values at the working precision keep the digits the decision
+            # assumed?  (noise(p) of the scale, as the acceptance at p does)
+            allowed = noise_p * scale_p
+            q, ball = _guard(lambda flint, pt=pt: _equal_gap(ev, flint, a, b, pt, mult), ev.precision, allowed, ev.high)
+            if q != ev.precision:
+                guarded += 1
+                verdict, info = (("unresolved", None) if q is None else
+                                 _equal_resolved(ev, a, b, pt, q, mult, allowed, ball))
+            if verdict == "differ":
+                dev, va, vb, scale = info
+                cx = {"type": "values differ", "point": point_repr(syms, pt),
+                      a: fmt(va), b if mult is None else f"{mult}*{b}": fmt(vb),
+                      "difference": fmt(va - vb)}
+                if q != ev.precision:
+                    cx["cancellation"] = _lost_note(ev.precision, q, f"{2 * q} digits")
+                return NumericOutcome("counterexample", {"points": len(pts)}, cx, witness={"point": pt})
+            if verdict == "unresolved":
+                unresolved += 1
+                continue
+            dev, _, _, scale = info
             max_dev = max(max_dev, dev / scale)
         except Undefined as exc:
             return NumericOutcome("counterexample", {"points": len(pts)}, undefined_cx(syms, pt, exc),
                                   witness={"point": pt})
     evidence = {"points": len(pts), "digits": ev.precision, "max_relative_deviation": fmt(max_dev, 3),
                 "unresolved_points": unresolved}
+    if guarded:
+        evidence["points_with_lost_digits"] = guarded
     if ev.screen:
         evidence["screened_in_floats"] = screened
     if unresolved == len(pts):
         return NumericOutcome("inconclusive", evidence)
     return NumericOutcome("consistent", evidence)
+
+
+def _equal_point(ev, a, b, pt, p, mult, noise_p):
+    """The usual decision at one point: ("equal" | "differ" | "unresolved", the deviation
+    and values that decided it, the scale at the working precision p)."""
+    first = _deviation(ev, a, b, pt, p, mult)
+    dev, _, _, scale_p = first
+    if dev <= noise_p * scale_p:
+        return "equal", first, scale_p
+    # more than rounding at this precision: decide with more digits.  A real
+    # difference is stable across precisions; cancellation error shrinks.
+    high = _deviation(ev, a, b, pt, ev.high, mult)
+    dev, _, _, scale = high
+    if dev <= tol(ev.high) * scale:
+        return "equal", high, scale_p
+    dev2, _, _, scale2 = _deviation(ev, a, b, pt, 2 * ev.high, mult)
+    if dev2 > tol(2 * ev.high) * scale2 and abs(dev2 - dev) <= dev2 / 100:
+        return "differ", high, scale_p
+    return "unresolved", high, scale_p
+
+
+def _equal_resolved(ev, a, b, pt, q, mult, allowed, ball):
+    """The decision at q digits, where the values keep an absolute error within `allowed`
+    (what the working precision p was assumed to give), as the ball there shows: equal
+    within it; different when the ball puts the difference beyond it (rigorously) and the
+    difference is stable at 2q digits; else unresolved."""
+    got = _deviation(ev, a, b, pt, q, mult)
+    dev = got[0]
+    if dev <= allowed:
+        return "equal", got
+    if _arb_float(ball.abs_lower()) > allowed:
+        dev2 = _deviation(ev, a, b, pt, 2 * q, mult)[0]
+        if abs(dev2 - dev) <= dev2 / 100:
+            return "differ", got
+    return "unresolved", None
+
+
+def _equal_gap(ev, flint, a, b, pt, mult):
+    """The arb ball of ev[a] - ev[mult] * ev[b] at the point (None where arb cannot)."""
+    args = _arb_point(flint, ev.symbols, pt)
+    va, vb = ev.ball_at(a, args), ev.ball_at(b, args)
+    if va is None or vb is None:
+        return None
+    if mult is not None:
+        vm = ev.ball_at(mult, args)
+        if vm is None:
+            return None
+        vb = vm * vb
+    d = va - vb
+    return d if d.is_finite() else None
 
 
 def _deviation(ev, a, b, pt, dps, mult=None):
@@ -283,6 +469,8 @@ def decide_order(op, diff_at, exact_zero):
 
     diff_at(dps) -> (lhs - rhs, scale).  A violation must be clear at 2p+10 digits and
     stable at twice that; a strict claim fails on equality only if the equality is exact.
+    Where diff_at has a ``ball(flint)`` (a ``Diff``), the decision is guarded against
+    digits lost to cancellation (see the module's docstring).
     """
     flip = op in (">", ">=")
     strict = _STRICT[op]
@@ -291,22 +479,74 @@ def decide_order(op, diff_at, exact_zero):
         d, scale = diff_at(dps)
         return (-d if flip else d), scale
 
-    d, scale = d_at(diff_at.precision)
+    p = diff_at.precision
+    d, scale_p = d_at(p)
+    verdict, exact_ = _order_rules(d, scale_p, d_at, diff_at, strict, exact_zero)
+    gap = getattr(diff_at, "ball", None)
+    if gap is None or exact_:
+        return verdict
+    allowed = noise(p) * scale_p
+
+    def confirms(ball):
+        # the ball alone settles the usual verdict (its sign is rigorous): no digits needed
+        b = -ball if flip else ball
+        if verdict is False:
+            return b.upper() < 0 if strict else b.upper() <= 0
+        return verdict is True and b.lower() > 0
+
+    q, ball = _guard(gap, p, allowed, diff_at.high, confirms)
+    if q == p:
+        return verdict
+    if q is None:
+        return None
+    # decided at q digits, where the values keep `allowed` (what p was assumed to give); the
+    # ball there gives the sign where it excludes 0 (rigorously)
+    dq, _ = d_at(q)
+    if getattr(diff_at, "last", None) is not None:
+        # the values shown (a counterexample's, a margin's) are q's
+        diff_at.values, diff_at.values_dps = diff_at.last, diff_at.last_dps
+    b = -ball if flip else ball
+    if b.upper() < 0:
+        return False
+    if b.lower() > 0:
+        d2, _ = d_at(2 * q)
+        if dq > 0 and abs(d2 - dq) <= d2 / 100:
+            diff_at.guard_note = _lost_note(p, q, f"{2 * q} digits")
+            return True
+        return None
+    # a tie at q digits' resolution: as the usual rules decide a tie
+    if strict:
+        if exact_zero():
+            diff_at.guard_note = _lost_note(p, q, "exactly (an equality, where the claim is strict)")
+            return True
+        return None
+    return False if dq <= 0 else None
+
+
+def _lost_note(p, q, then):
+    """A counterexample decided by the guard says so (its confirmation at 2p+10 and twice
+    that digits was not the one that counted)."""
+    return f"the values at {p} digits lost digits to cancellation (arb ball): decided at {q} digits and {then}"
+
+
+def _order_rules(d, scale, d_at, diff_at, strict, exact_zero):
+    """The usual decision from d (at the working precision): (verdict, whether a True rests
+    on an exact equality)."""
     if d < 0 and (not strict or d < -noise(diff_at.precision) * scale):
-        return False  # clearly satisfied (the claim is d < 0, or d <= 0)
+        return False, False  # clearly satisfied (the claim is d < 0, or d <= 0)
     dh, sh = d_at(diff_at.high)
     if dh < -tol(diff_at.high) * sh:
-        return False
+        return False, False
     if dh > tol(diff_at.high) * sh:
         d2, s2 = d_at(2 * diff_at.high)
         if d2 > tol(2 * diff_at.high) * s2 and abs(d2 - dh) <= d2 / 100:
-            return True
-        return None  # not stable across precisions: rounding, not a violation
+            return True, False
+        return None, False  # not stable across precisions: rounding, not a violation
     if dh <= 0 and not strict:
-        return False
+        return False, False
     if strict and exact_zero():
-        return True
-    return None
+        return True, True
+    return None, False
 
 
 class Diff:
@@ -316,14 +556,30 @@ class Diff:
     def __init__(self, ev, a, pa, b, pb):
         self.ev, self.a, self.pa, self.b, self.pb = ev, a, pa, b, pb
         self.precision, self.high = ev.precision, ev.high
-        self.values = None  # (first, second) at the working precision
+        self.values = None  # (first, second) at the working precision (or where the guard decided)
+        self.last = None  # (first, second) at the latest precision asked
+        self.values_dps = self.last_dps = None
+        self.guard_note = None  # how the guard decided a violation, when it did
 
     def __call__(self, dps):
         va, vb = self.ev.at(self.a, self.pa, dps), self.ev.at(self.b, self.pb, dps)
+        self.last, self.last_dps = (va, vb), dps
         if self.values is None:
-            self.values = (va, vb)
+            self.values, self.values_dps = (va, vb), dps
         with mpmath.workdps(dps):
             return va - vb, max(mpmath.mpf(1), abs(va), abs(vb))
+
+    def ball(self, flint):
+        """The arb ball of the difference at arb's current precision (None where arb cannot)."""
+        ev = self.ev
+        va = ev.ball_at(self.a, _arb_point(flint, ev.symbols, self.pa))
+        if va is None:
+            return None
+        vb = ev.ball_at(self.b, _arb_point(flint, ev.symbols, self.pb))
+        if vb is None:
+            return None
+        d = va - vb
+        return d if d.is_finite() else None
 
 
 def check_order(ev, op, pts, syms, lhs="lhs", rhs="rhs"):
@@ -343,11 +599,14 @@ def check_order(ev, op, pts, syms, lhs="lhs", rhs="rhs"):
                 ev.exprs[lhs] - ev.exprs[rhs], syms, pt))
             va, vb = diff.values
             if verdict is True:
-                with mpmath.workdps(ev.high):
-                    d = ev.at(lhs, pt, ev.high) - ev.at(rhs, pt, ev.high)
-                return NumericOutcome("counterexample", {"points": len(pts)}, {
-                    "type": "inequality violated", "point": point_repr(syms, pt),
-                    lhs: fmt(va), rhs: fmt(vb), f"{lhs} - {rhs}": fmt(d, 6)}, witness={"point": pt})
+                dps = max(ev.high, diff.values_dps)  # more when the guard found digits lost
+                with mpmath.workdps(dps):
+                    d = ev.at(lhs, pt, dps) - ev.at(rhs, pt, dps)
+                cx = {"type": "inequality violated", "point": point_repr(syms, pt),
+                      lhs: fmt(va), rhs: fmt(vb), f"{lhs} - {rhs}": fmt(d, 6)}
+                if diff.guard_note:
+                    cx["cancellation"] = diff.guard_note
+                return NumericOutcome("counterexample", {"points": len(pts)}, cx, witness={"point": pt})
             if verdict is None:
                 tight += 1
             else:

@@ -421,6 +421,9 @@ def shrink_counterexample(target: Target | None, raw: dict, **budget) -> dict:
         confirmed = "no real value there, with more digits too (as at the raw point)"
     else:
         confirmed = "exactly (rational arithmetic)" if res.exact else (target.confirmation or "numerically")
+        if not res.exact and cx.get("cancellation"):
+            # decided past digits lost to cancellation (backends/numeric.py's guard): at those digits
+            confirmed = cx["cancellation"]
     names = ", ".join(_name(c.paths[0]) for c in coords if c.key in res.changed)
     note = (f"{names} simplified from the raw point (complexity {before} -> {after}; {tried}, "
             f"{res.passes} pass{'es' if res.passes != 1 else ''})")
