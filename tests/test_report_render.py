@@ -430,6 +430,7 @@ def test_evidence_rows_in_words_only_fields_with_values():
         "certificate": {"method": "smt", "boxes": None, "depth": None, "goals": [], "detail": "z3 unsat",
                         "found": [{"goal": "d/dx > 0", "method": "smt"}]},
         "numeric": {"verdict": "consistent", "points": 100, "screened_in_floats": 97, "unresolved_points": 2,
+                    "points_with_lost_digits": 3,
                     "screen": {"points": 100, "screened_in_floats": 90}},
         "trace": {"goal:positive#ab12": ["smt"], "goal:positive#cd34": ["smt"]}})
     view = {e["name"]: e for e in prepare(rep)["claims"][0]["evidence_view"]}
@@ -442,6 +443,7 @@ def test_evidence_rows_in_words_only_fields_with_values():
     # left undecided at every precision: not points "passed on to mpmath" (every point not
     # cleared in doubles is), which is what the row said before
     assert num["points left unresolved (unstable across precisions)"] == "2"
+    assert num["points decided again past digits lost to cancellation"] == "3"
     assert "float screen: points evaluated" not in num            # the same as the full check's
     assert [r["value"] for r in view["replayable decisions"]["rows"]] == ["2"]
     html = render_html(rep)
