@@ -156,16 +156,41 @@ def test_what_a_module_prints_at_import_is_shown_once(tiny, tmp_path, cli_env):
     assert (tmp_path / "r" / "report.html").is_file()
 
 
-def test_a_module_that_changes_matplotlib_gets_no_drawing_from_beside(tiny):
-    """matplotlib's global settings, changed by a derivation module at import, would reach
-    a drawing made beside it but not the renderers' own (a clean matplotlib): such a figure
-    is drawn by the renderers, from the data computed beside."""
+def _red_axes(tiny):
     text = (tiny / "s9_tiny.py").read_text(encoding="utf-8")
     (tiny / "s9_tiny.py").write_text("import matplotlib\nmatplotlib.rcParams['axes.facecolor'] = '#ff0000'\n" + text,
                                      encoding="utf-8")
+
+
+def test_a_module_that_changes_matplotlib_gets_no_drawing_from_beside(tiny, tmp_path, cli_env):
+    """matplotlib's global settings, changed by a derivation module at import, would reach
+    a drawing made beside it but not the renderers' own (the run's parent imports no
+    derivation module): such a figure is drawn by the renderers, from the data computed
+    beside.  The report's figure has no red axes."""
+    from _report_fixtures import run_cli
+
+    _red_axes(tiny)
+    proc = run_cli(tiny, tmp_path / "r", cli_env, "--no-cache", "--samples", "20", "--no-pdf", "-q")
+    html = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    assert "<svg" in html and "#ff0000" not in html, proc.stdout + proc.stderr
+
+
+def test_matplotlib_changed_where_it_was_imported_before(tiny):
+    """The same when the process running the verification had imported matplotlib already
+    (a test session, a notebook): a change of its settings is seen, not only its import."""
+    import matplotlib  # noqa: F401
+    _red_axes(tiny)
     out = _run(tiny, draw=("svg", "pdf"))
     assert out.drawings == {}
     assert [f["id"] for f in out.figures] == ["fig-sqrt"] and out.figures[0]["curves"]
+
+
+def test_a_parent_that_imported_matplotlib_still_gets_its_drawings(tiny):
+    """matplotlib imported before the run (a test session, a notebook) and left as it was:
+    the drawings made beside are this process's own."""
+    import matplotlib  # noqa: F401
+    out = _run(tiny, draw=("svg", "pdf"))
+    assert out.drawings and all(set(d) == {"svg", "pdf"} for d in out.drawings.values())
 
 
 def test_the_wait_is_bounded_however_long_an_import_may_take(tiny):

@@ -13,8 +13,8 @@ run's own loading gives it (``session.figure_key``: every field of its declarati
 engine, the settings); any other figure, or all of them if the process failed, is computed
 in the run's child as before.  The drawings are keyed by what they draw
 (``report.plots.drawn_key``), so a renderer prints a provided drawing only for the same data;
-and nothing is drawn here when a derivation module imported matplotlib (it may have changed
-its global settings, which the renderers' matplotlib does not have).
+and nothing is drawn here when importing the derivation modules imported matplotlib or changed
+its global settings (the renderers' matplotlib does not have those).
 
 What this assumes, as the store of figures already does: a figure depends on its declaration
 (and the modules it imports), not on state another derivation module sets at import.  The
@@ -101,6 +101,12 @@ class FiguresBeside:
         self._proc.join()
 
 
+def _matplotlib_settings():
+    """matplotlib's global settings as they stand (None while it is not imported)."""
+    mpl = sys.modules.get("matplotlib")
+    return None if mpl is None else dict(mpl.rcParams)
+
+
 def _compute_and_draw(conn, options, base_key, formats, files, parent) -> None:
     from ..children import die_with_parent
 
@@ -119,11 +125,13 @@ def _compute_and_draw(conn, options, base_key, formats, files, parent) -> None:
         from .collect import load_derivations
         from .session import compute_figures, figure_key
 
+        settings = _matplotlib_settings()
         loaded = load_derivations(options.derivations, import_timeout=options.import_timeout,
                                   import_wall=options.import_wall, files=files)
-        # a module that imported matplotlib may have changed its global settings, which the
-        # renderers' clean matplotlib would not draw with: then only the data come from here
-        draw = "matplotlib" not in sys.modules
+        # a module that imported matplotlib or changed its global settings would have them
+        # reach these drawings, not the renderers' (in the run's parent, which imports no
+        # derivation module): then only the data come from here
+        draw = _matplotlib_settings() == settings
         data = compute_figures(loaded.figures, options.store, base_key, reuse=not options.recheck)
         for fig, d in zip(loaded.figures, data):
             if d.get("problems") and not d.get("curves"):
