@@ -138,3 +138,25 @@ def test_wrong_step_after_an_inconclusive_one_is_refuted():
     cx = refuted(res, "values differ")
     assert cx["failing step"] == 3
     assert [s.get("status") for s in res.steps] == [None, "undecided", "refuted"]
+
+
+def test_a_multiplier_of_one_term_that_vanishes_is_found():
+    """sin(pi x) at x = 1 is 8e-72 at 70 digits and shrinks with more: rounding, so zero.
+    (A comparison with the size of its terms cannot tell: it has one term, itself; a review
+    found the false chain *checked* that way.)"""
+    m = sp.sin(sp.pi * x)
+    res = run(Chain(**meta("chain-sin"), steps=[sp.Eq(x, sp.Rational(3, 2)),
+                                                Step(sp.Eq(m * x, m * sp.Rational(3, 2)), relation="equivalent",
+                                                     multiply_by=m)], domain={x: sp.Interval(1, 2)}))
+    cx = refuted(res, "multiplier vanishes")
+    assert mpmath.mpf(cx["point"]["x"]) in (1, 2)
+    assert "shrinking as rounding does" in cx["confirmed"]
+
+
+def test_a_small_real_multiplier_that_more_digits_keep_is_not_zero():
+    """x - 1 + 1e-100 at x = 1: 0 at 70 digits (1 - 1e-100 rounds to 1), 1e-100 at 140. More
+    digits keep it, so it is not zero (a rule that called every tiny value zero would)."""
+    ev = Evaluator([x], {"multiplier": x - 1 + sp.Rational(1, 10 ** 100)}, 30)
+    out, _ = _check_nonzero(ev, "multiplier", [{x: mpmath.mpf(1)}])
+    assert out is None
+    assert ev.at("multiplier", {x: mpmath.mpf(1)}, ev.high) == 0  # not vacuous: it does cancel at 70

@@ -142,3 +142,29 @@ def test_ordinary_claims_are_unaffected():
     assert out.verdict == "consistent" and out.evidence["unresolved_points"] == 0, out.evidence
     bad = _identity("plain-false", sp.exp(x), 1 + x, {x: sp.Interval(1, 2)})
     assert _spot(bad).verdict == "counterexample"
+
+
+# ---------------------------------------------------------------- a scale lost with the digits
+# (e^a + 1)^2 - e^2a - 2 e^a = 1 reads about 1e44 at 30 digits (not 0) for a in [100, 110]: the
+# scale the usual rules compute from it is lost too, and a tolerance made of it accepted
+# anything (a review found these false claims *checked*)
+LEFTOVER = (sp.exp(a) + 1) ** 2 - sp.exp(2 * a) - 2 * sp.exp(a)
+
+
+def test_false_identity_with_a_lost_scale_is_refuted_with_the_right_numbers():
+    for rhs in (2, 1000):
+        res = verify(_identity(f"leftover-{rhs}", LEFTOVER, sp.Integer(rhs)), S)
+        assert res.status == "refuted", (res.status, res.evidence.get("numeric"))
+        assert abs(_num(res.counterexample["lhs"]) - 1) < 1e-9 and _num(res.counterexample["rhs"]) == rhs
+
+
+def test_true_identity_with_a_lost_scale_is_not_refuted():
+    res = verify(_identity("leftover-true", LEFTOVER, sp.Integer(1)), S)
+    assert res.status in ("proved", "certified", "checked"), (res.status, res.message)
+
+
+def test_false_inequalities_with_a_lost_scale_are_refuted_with_the_right_numbers():
+    for k, (op, rhs) in enumerate((("<=", 0), (">=", 2), (">", 1000))):
+        res = verify(_inequality(f"leftover-order-{k}", LEFTOVER, op, sp.Integer(rhs)), S)
+        assert res.status == "refuted", (op, rhs, res.status, res.evidence.get("numeric"))
+        assert abs(_num(res.counterexample["lhs"]) - 1) < 1e-9, res.counterexample

@@ -9,6 +9,7 @@ must still be refuted, with the numbers of its counterexample right.
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
 from verify_claims import Maximiser, Root
@@ -60,6 +61,18 @@ def test_root_with_noise_and_a_real_second_root_is_refuted_at_that_root():
                        sp.Interval.open(0, 1)), S)
     cx = _refuted(res, "another root in the interval")
     assert _near(cx["x (other)"], 1 / 3) and _near(cx["x (claimed)"], 0.5), cx
+
+
+@pytest.mark.parametrize("other", [sp.Rational(4, 5), sp.Rational(7, 10)])
+def test_root_where_the_residual_is_noisy_at_the_working_digits_is_still_a_root(other):
+    """A second root is confirmed with more digits than it was found with, not fewer: at
+    the working 30 digits the noise of atan(cosh(40 x)^2 - sinh(40 x)^2 - 1) near x = 0.8
+    swamps the residual, and a confirmation there rejected a real root (a review found the
+    false claim *checked*)."""
+    res = verify(_root("noisy-second", (x - sp.Rational(1, 2)) * (x - other) + NOISE, sp.Rational(1, 2),
+                       sp.Interval.open(0, 1)), S)
+    cx = _refuted(res, "another root in the interval")
+    assert _near(cx["x (other)"], other)
 
 
 def test_root_sign_change_across_a_pole_is_not_another_root():

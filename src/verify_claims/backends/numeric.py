@@ -337,8 +337,16 @@ def check_equal(ev: Evaluator, a: str, b: str, pts, mult=None):
             # the guard: did the values at the working precision keep the digits the decision
             # assumed?  (noise(p) of the scale, as the acceptance at p does)
             allowed = noise_p * scale_p
-            q, ball = _guard(lambda flint, pt=pt: _equal_gap(ev, flint, a, b, pt, mult), ev.precision, allowed, ev.high)
+            gap = lambda flint, pt=pt: _equal_gap(ev, flint, a, b, pt, mult)  # noqa: E731
+            q, ball = _guard(gap, ev.precision, allowed, ev.high)
             if q != ev.precision:
+                # digits were lost, so the scale read at p may be lost too ((e^a + 1)^2 - e^2a -
+                # 2 e^a reads 1e44, not 1, at a = 100): the tolerance comes from what the balls
+                # show the sides' sizes to be at least, and the point is guarded again with it
+                least = _least_scale(lambda flint, pt=pt: _equal_sides(ev, flint, a, b, pt, mult), ev.precision)
+                if least is not None and noise_p * least < allowed:
+                    allowed = noise_p * least
+                    q, ball = _guard(gap, ev.precision, allowed, ev.high)
                 guarded += 1
                 verdict, info = (("unresolved", None) if q is None else
                                  _equal_resolved(ev, a, b, pt, q, mult, allowed, ball))
@@ -404,8 +412,8 @@ def _equal_resolved(ev, a, b, pt, q, mult, allowed, ball):
     return "unresolved", None
 
 
-def _equal_gap(ev, flint, a, b, pt, mult):
-    """The arb ball of ev[a] - ev[mult] * ev[b] at the point (None where arb cannot)."""
+def _equal_sides(ev, flint, a, b, pt, mult):
+    """The arb balls (ev[a], ev[mult] * ev[b]) at the point (None where arb cannot)."""
     args = _arb_point(flint, ev.symbols, pt)
     va, vb = ev.ball_at(a, args), ev.ball_at(b, args)
     if va is None or vb is None:
@@ -415,8 +423,26 @@ def _equal_gap(ev, flint, a, b, pt, mult):
         if vm is None:
             return None
         vb = vm * vb
-    d = va - vb
+    return va, vb
+
+
+def _equal_gap(ev, flint, a, b, pt, mult):
+    """The arb ball of ev[a] - ev[mult] * ev[b] at the point (None where arb cannot)."""
+    sides = _equal_sides(ev, flint, a, b, pt, mult)
+    if sides is None:
+        return None
+    d = sides[0] - sides[1]
     return d if d.is_finite() else None
+
+
+def _least_scale(sides, dps):
+    """max(1, |first|, |second|) as far as the balls of the two sides at dps digits show it
+    at least (a rigorous lower bound of the scale the usual rules compute), or None."""
+    with _arb_digits(dps) as flint:
+        got = sides(flint) if flint is not None else None
+        if got is None:
+            return None
+        return max([mpmath.mpf(1)] + [_arb_float(v.abs_lower()) for v in got if v.is_finite()])
 
 
 def _deviation(ev, a, b, pt, dps, mult=None):
@@ -495,6 +521,13 @@ def decide_order(op, diff_at, exact_zero):
         return verdict is True and b.lower() > 0
 
     q, ball = _guard(gap, p, allowed, diff_at.high, confirms)
+    if q != p:
+        # digits were lost, so the scale read at p may be lost too: the tolerance comes from
+        # what the balls show the sides' sizes to be at least (as check_equal's)
+        least = _least_scale(diff_at.sides, p) if hasattr(diff_at, "sides") else None
+        if least is not None and noise(p) * least < allowed:
+            allowed = noise(p) * least
+            q, ball = _guard(gap, p, allowed, diff_at.high, confirms)
     if q == p:
         return verdict
     if q is None:
@@ -569,8 +602,8 @@ class Diff:
         with mpmath.workdps(dps):
             return va - vb, max(mpmath.mpf(1), abs(va), abs(vb))
 
-    def ball(self, flint):
-        """The arb ball of the difference at arb's current precision (None where arb cannot)."""
+    def sides(self, flint):
+        """The arb balls of the two sides at arb's current precision (None where arb cannot)."""
         ev = self.ev
         va = ev.ball_at(self.a, _arb_point(flint, ev.symbols, self.pa))
         if va is None:
@@ -578,7 +611,14 @@ class Diff:
         vb = ev.ball_at(self.b, _arb_point(flint, ev.symbols, self.pb))
         if vb is None:
             return None
-        d = va - vb
+        return va, vb
+
+    def ball(self, flint):
+        """The arb ball of the difference at arb's current precision (None where arb cannot)."""
+        got = self.sides(flint)
+        if got is None:
+            return None
+        d = got[0] - got[1]
         return d if d.is_finite() else None
 
 

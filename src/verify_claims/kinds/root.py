@@ -225,7 +225,9 @@ def _same_root(precision):
 def _is_root(ev, poly, p, x, iv, o, settings):
     """Is the candidate o (a numerator's root found at p + 20 digits, or where a bisection of
     a sign change ended) a root of the residual: |residual| within 10^(-p/3) of its scale,
-    both at p digits and at 2p + 10?  A sign change across a pole or a jump ends its
+    both at 2p + 10 digits and at twice that (not at p: fewer digits than the root was found
+    with, where a residual noisy at p -- a cancellation inside a function's argument --
+    would reject a real root)?  A sign change across a pole or a jump ends its
     bisection where the residual is of the order of its scale or larger; a simple root
     bisected to ~(p + 20)/2 digits has a residual far below the tolerance.  A numerator's
     root must also be one of its roots again from coefficients at 2 (2p + 10) digits (as
@@ -236,7 +238,7 @@ def _is_root(ev, poly, p, x, iv, o, settings):
     q = dict(p)
     q[x] = o
     near = _same_root(settings.precision)
-    for dps in (settings.precision, ev.high):
+    for dps in (ev.high, 2 * ev.high):
         try:
             r = ev.at("residual", q, dps)
             scale = max(1, abs(o), ev.at("terms", q, dps))
