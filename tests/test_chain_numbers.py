@@ -120,7 +120,7 @@ def test_stable_tiny_multiplier_is_not_a_zero():
 BIG = 10 ** 80
 LHS = sp.sin(BIG * x)
 RHS = sp.sin(BIG * x / 3) * (3 - 4 * sp.sin(BIG * x / 3) ** 2) + sp.Rational(1, 10 ** 50)  # false by 1e-50
-FEW = Settings(samples=2, precision=30, timeout=60, seed=1)
+FEW = Settings(samples=2, precision=30, timeout=60, seed=1, prover_budget=1, certify_budget=1)
 
 
 def test_inconclusive_step_leaves_the_chain_undecided():

@@ -75,9 +75,10 @@ class FiguresBeside:
         """{figure key: (data, drawings)} as the process computed them (it is waited for, at
         most the wall time an import may take), or {} if it failed or did not answer: then
         the run's child computes every figure itself, as it did before this process existed."""
+        answered = False
         try:
             if self._conn.poll(self._wait):
-                got = self._conn.recv()
+                got, answered = self._conn.recv(), True
             else:
                 print(f"verify-claims: warning: the process computing the figures beside the loading did not "
                       f"answer within {self._wait:g} s; they are computed again here", file=sys.stderr)
@@ -86,10 +87,11 @@ class FiguresBeside:
             got = {}
         finally:
             self._conn.close()
-            self._proc.join(5)
+            if answered:
+                self._proc.join(5)  # it ends right after answering
             if self._proc.is_alive():
                 self._proc.kill()
-                self._proc.join()
+            self._proc.join()
         return got if isinstance(got, dict) else {}
 
     def abandon(self) -> None:
