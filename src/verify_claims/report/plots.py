@@ -14,7 +14,7 @@ import io
 import json
 import re
 
-__all__ = ["figure_pdf", "figure_svg", "warm", "drawings", "drawn_key", "provide"]
+__all__ = ["figure_pdf", "figure_svg", "drawings", "drawn_key", "provide"]
 
 
 _RC = {"svg.hashsalt": "verify-claims", "svg.fonttype": "path", "font.size": 10,
@@ -190,15 +190,3 @@ def figure_pdf(data: dict, path) -> None:
     from pathlib import Path
 
     Path(path).write_bytes(_raw_pdf(data))
-
-
-def warm(formats) -> None:
-    """Import matplotlib and the backends of `formats` ("svg", "pdf") now, as the first
-    drawing would (the run does it while its child loads the derivations: cli.py)."""
-    import matplotlib.figure  # noqa: F401
-    from cycler import cycler  # noqa: F401
-
-    if "svg" in formats:
-        from matplotlib.backends import backend_svg  # noqa: F401
-    if "pdf" in formats:
-        from matplotlib.backends import backend_pdf  # noqa: F401
