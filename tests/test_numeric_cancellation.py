@@ -168,3 +168,22 @@ def test_false_inequalities_with_a_lost_scale_are_refuted_with_the_right_numbers
         res = verify(_inequality(f"leftover-order-{k}", LEFTOVER, op, sp.Integer(rhs)), S)
         assert res.status == "refuted", (op, rhs, res.status, res.evidence.get("numeric"))
         assert abs(_num(res.counterexample["lhs"]) - 1) < 1e-9, res.counterexample
+
+
+# ---------------------------------------------------------------- a stationarity residual
+def test_false_stationary_point_with_a_wiped_out_gradient_is_refuted():
+    """The gradient cosh(a)^2 - sinh(a)^2 (= 1) is 0 at 30 and 70 digits for a in [100, 110]:
+    the residual's acceptance as 0 is guarded like an equality's (it was *checked*)."""
+    from verify_claims import Stationary
+
+    x = sp.Symbol("x")
+    res = verify(Stationary(id="stat-wiped", title="t", ref="1", objective=x * ONE, wrt=x,
+                            at={x: sp.Rational(1, 2)}, domain=BIG_A), S)
+    assert res.status == "refuted", (res.status, res.evidence.get("numeric"))
+    cx = res.counterexample
+    assert cx["type"] == "gradient does not vanish" and abs(_num(cx["residual[0]"]) - 1) < 1e-9, cx
+    assert "cancellation" in cx
+    # the true twin: its gradient cosh(a)^2 - sinh(a)^2 - 1 is 0
+    ok = verify(Stationary(id="stat-wiped-true", title="t", ref="1", objective=x * (ONE - 1), wrt=x,
+                           at={x: sp.Rational(1, 2)}, domain=BIG_A), S)
+    assert ok.status in ("proved", "certified", "checked"), (ok.status, ok.message)

@@ -48,7 +48,7 @@ from .evaluate import Undefined, compile_expr
 
 __all__ = ["NumericOutcome", "Evaluator", "Undefined", "fmt", "point_repr", "tol", "noise", "sample_points",
            "undefined_cx", "check_equal", "decide_order", "Diff", "check_order", "exactly_zero", "exact",
-           "residual_of", "SCREEN_EQUAL", "SCREEN_MARGIN"]
+           "residual_of", "SCREEN_EQUAL", "SCREEN_MARGIN", "vanishing_guarded"]
 
 # a float value is trusted only where it is clearly fine: two sides equal to 1e-9 of their
 # size, or a strict order by a margin of 1e-6 of the operands' size (rounding and mild
@@ -554,6 +554,29 @@ def decide_order(op, diff_at, exact_zero):
             return True
         return None
     return False if dq <= 0 else None
+
+
+def vanishing_guarded(ev: Evaluator, name: str, pt, dps: int, allowed):
+    """For ev[name] accepted as within `allowed` of 0 at `dps` digits: the accuracy guard
+    (see the module's docstring) on that acceptance.  ("zero", None) when its ball shows no
+    digits lost, or at the digits that cover them the value is within `allowed`; ("nonzero",
+    (value, note)) when the ball there excludes [-allowed, allowed] and the value is stable
+    at twice the digits; ("unresolved", None) otherwise."""
+    def gap(flint):
+        return ev.ball_at(name, _arb_point(flint, ev.symbols, pt))
+    q, ball = _guard(gap, dps, allowed, ev.high)
+    if q == dps:
+        return "zero", None
+    if q is None:
+        return "unresolved", None
+    vq = ev.at(name, pt, q)
+    if abs(vq) <= allowed:
+        return "zero", None
+    if _arb_float(ball.abs_lower()) > allowed:
+        v2 = ev.at(name, pt, 2 * q)
+        if abs(v2 - vq) <= abs(v2) / 100:
+            return "nonzero", (v2, _lost_note(dps, q, f"{2 * q} digits"))
+    return "unresolved", None
 
 
 def _lost_note(p, q, then):
