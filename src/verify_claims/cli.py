@@ -416,7 +416,7 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
                          import_timeout=args.timeout, import_wall=args.wall_limit, keyword=args.keywords,
                          last_failed=_last_failed(args, store, ddir), exitfirst=args.exitfirst,
                          mutate=args.mutate or args.min_mutation_score is not None,
-                         draw=_drawn_beside(args, store, ddir))
+                         draw=_drawn_beside(args, store))
     selected = bool(options.only or options.keyword is not None or options.last_failed is not None)
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
@@ -709,16 +709,16 @@ def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:
     return code, notes, failed
 
 
-def _drawn_beside(args, store, ddir) -> tuple:
+def _drawn_beside(args, store) -> tuple:
     """The formats in which the run's child draws the figures beside its loading
-    (run/figures_beside.py), or (): when a report is rendered, a module mentions FIGURES
-    and the store holds no drawings yet (none at all: --no-cache, a fresh clone).
-    Otherwise there is nothing to draw or the drawings are most likely stored (an edit
-    loop), and a figure that must be drawn after all is drawn here, by the renderer."""
+    (run/figures_beside.py, which looks for the modules that mention FIGURES), or (): when
+    a report is rendered and the store holds no drawings yet (none at all: --no-cache, a
+    fresh clone).  Otherwise the drawings are most likely stored (an edit loop), and a
+    figure that must be drawn after all is drawn here, by the renderer."""
     formats = ("svg",) * (not args.no_html) + ("pdf",) * (not args.no_latex)
     if not formats or (store is not None and store.read and (store.root / "artifacts").is_dir()):
         return ()
-    return formats if _mentions_figures(ddir) else ()
+    return formats
 
 
 def _renderers_beside(args):
@@ -750,15 +750,6 @@ def _renderers_beside(args):
         thread.start()
         return thread
     return start
-
-
-def _mentions_figures(ddir) -> bool:
-    """Does a derivation module of the directory mention FIGURES (run.collect)?  Only a
-    guess of whether the report will draw: a wrong guess costs time, never output."""
-    try:
-        return any(b"FIGURES" in p.read_bytes() for p in Path(ddir).glob("*.py"))
-    except OSError:
-        return True
 
 
 def _write_latex_sources(report, args, fig_note, store, staging, notes, view=None) -> tuple:

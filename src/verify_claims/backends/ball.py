@@ -60,7 +60,7 @@ from . import Backend, Decision
 from ..model.domain import Domain
 from .interval import IV, Curve, box_declines, branch_and_bound
 
-__all__ = ["BallEncloser", "BALL", "BallBackend", "compile_ball", "FUNCTIONS", "arb_to_mpf"]
+__all__ = ["BallEncloser", "BALL", "BallBackend", "compile_ball", "FUNCTIONS", "arb_to_mpf", "exact_ball"]
 
 
 def _flint():
@@ -219,11 +219,13 @@ class _Ends:
 
 def _ball(lo, hi):
     flint = _flint()
-    a = _exact(lo)
-    return a if lo == hi else flint.arb.union(a, _exact(hi))
+    a = exact_ball(lo)
+    return a if lo == hi else flint.arb.union(a, exact_ball(hi))
 
 
-def _exact(x):
+def exact_ball(x):
+    """An mpf (or a number mpmath takes) as an arb ball: exact for a binary fraction, as
+    every mpf is."""
     flint = _flint()
     # exactly and with its sign: mpf.man_exp drops the sign (mpf(-1).man_exp is (1, 0))
     p, q = mpmath.libmp.to_rational(mpmath.mpf(x)._mpf_)

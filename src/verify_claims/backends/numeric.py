@@ -259,19 +259,15 @@ def _arb_digits(dps):
         flint.ctx.prec = old
 
 
-def _arb_point(flint, syms, pt):
+def _arb_point(syms, pt):
     """The point's coordinates as exact arb balls (None if one is not a finite real)."""
+    from .ball import exact_ball
     out = []
     for s in syms:
         v = pt[s]
-        if not isinstance(v, mpmath.mpf):
-            if not isinstance(v, (int, float)):
-                return None
-            v = mpmath.mpf(v)
-        sign, man, ex, _ = v._mpf_
-        if not man and v != 0:  # inf, nan
+        if not isinstance(v, (mpmath.mpf, int, float)) or not mpmath.isfinite(v):
             return None
-        out.append(flint.arb((-int(man) if sign else int(man), int(ex))))
+        out.append(exact_ball(v))
     return out
 
 
@@ -414,7 +410,7 @@ def _equal_resolved(ev, a, b, pt, q, mult, allowed, ball):
 
 def _equal_sides(ev, flint, a, b, pt, mult):
     """The arb balls (ev[a], ev[mult] * ev[b]) at the point (None where arb cannot)."""
-    args = _arb_point(flint, ev.symbols, pt)
+    args = _arb_point(ev.symbols, pt)
     va, vb = ev.ball_at(a, args), ev.ball_at(b, args)
     if va is None or vb is None:
         return None
@@ -563,7 +559,7 @@ def vanishing_guarded(ev: Evaluator, name: str, pt, dps: int, allowed):
     (value, note)) when the ball there excludes [-allowed, allowed] and the value is stable
     at twice the digits; ("unresolved", None) otherwise."""
     def gap(flint):
-        return ev.ball_at(name, _arb_point(flint, ev.symbols, pt))
+        return ev.ball_at(name, _arb_point(ev.symbols, pt))
     q, ball = _guard(gap, dps, allowed, ev.high)
     if q == dps:
         return "zero", None
@@ -628,10 +624,10 @@ class Diff:
     def sides(self, flint):
         """The arb balls of the two sides at arb's current precision (None where arb cannot)."""
         ev = self.ev
-        va = ev.ball_at(self.a, _arb_point(flint, ev.symbols, self.pa))
+        va = ev.ball_at(self.a, _arb_point(ev.symbols, self.pa))
         if va is None:
             return None
-        vb = ev.ball_at(self.b, _arb_point(flint, ev.symbols, self.pb))
+        vb = ev.ball_at(self.b, _arb_point(ev.symbols, self.pb))
         if vb is None:
             return None
         return va, vb
