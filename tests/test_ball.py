@@ -106,6 +106,49 @@ def test_a_singular_box_falls_back_to_extended_intervals():
     assert compile_ball(sp.Piecewise((x, x > 0), (0, True)), (x,)) is None
 
 
+def test_an_even_power_of_a_ball_around_zero_is_a_finite_enclosure():
+    """python-flint's ``**`` is nan for a ball containing 0: (x - 1)^2 near x = 1 (the
+    accuracy guard's maximiser objectives) had no ball at all."""
+    import flint
+    f = compile_ball((x - 1) ** 2, (x,))
+    near_one = flint.arb(1, 1e-10)
+    got = f([near_one])
+    assert got.is_finite() and got.contains(0) and got.contains(flint.arb("1e-20")), got
+    assert got.upper() <= 2e-20 and got.lower() >= -2e-20, got
+    odd = compile_ball((x - 1) ** 3 + 1 / (x - 2) ** 2, (x,))([near_one])
+    assert odd.is_finite() and odd.contains(1) and odd.rad() < 1e-9, odd
+    with pytest.raises(ArithmeticError):  # 1/(x - 1)^2 at x around 1: no finite ball
+        compile_ball(1 / (x - 1) ** 2, (x,))([near_one])
+
+
+@pytest.mark.parametrize("expr", [
+    -(x - sp.cosh(r) ** 2 + sp.sinh(r) ** 2) ** 2,
+    sp.log(x) + sp.sqrt(b) / x ** 3 - sp.exp(2) * x,
+    sp.Max(x, b, 1) + sp.Abs(x - b) - sp.Min(x, 2),
+    x ** sp.Rational(1, 3) + b ** x + 1 / sp.sqrt(x),
+    (sp.log(1 + x) - sp.log(1 + x) ** 2) * (sp.log(1 + x) + b) / (1 + sp.log(1 + x)),  # shared terms
+    sp.sqrt(2) * x + sp.pi + sp.E * sp.asinh(b) + sp.atan(x) * sp.tanh(b) + sp.erf(x) - sp.cos(b) * sp.sin(x),
+])
+def test_a_compiled_ball_encloses_the_value(expr):
+    """The generated program (one temporary per distinct subexpression) encloses the exact
+    value, and a wrong expression's value lies outside it."""
+    import flint
+    from verify_claims.backends.ball import exact_ball
+    pt = {x: mpmath.mpf("0.75"), b: mpmath.mpf(2), r: mpmath.mpf(3)}
+    syms = (x, b, r)
+    got = compile_ball(expr, syms)([exact_ball(pt[s]) for s in syms])
+    with mpmath.workdps(50):
+        want = sp.N(expr.xreplace({s: sp.Rational(str(pt[s])) for s in syms}), 50)
+    assert got.contains(flint.arb(str(want))) and got.rad() < 1e-12, (got, want)
+    assert not got.contains(flint.arb(str(want)) + flint.arb("1e-6")), got
+
+
+def test_what_arb_is_not_asked_to_evaluate_is_no_program():
+    assert compile_ball(sp.acosh(x + 1), (x,)) is None
+    assert compile_ball(x + b, (x,)) is None  # b is not an argument
+    assert compile_ball(sp.gamma(x), (x,)) is None
+
+
 def test_the_table_says_which_functions_each_backend_encloses():
     backends = certification_backends()
     g = Goal(sp.asinh(b) - b, "nonpositive", Domain({b: sp.Interval(0, 3)}), "asinh b <= b")

@@ -94,6 +94,26 @@ def _finite(r):
     return r
 
 
+def power_of(x, n: int):
+    """x**n for a ball x and an integer n >= 0.  python-flint's ``**`` goes through a real
+    power, which is nan for a ball that contains 0 ((x - 1)**2 near x = 1): there the power
+    is formed by products, of |x| for an even n, which enclose it as tightly."""
+    r = x ** n
+    if r.is_finite() or n < 2 or not x.is_finite():
+        return r
+    if n % 2:
+        return x * power_of(x, n - 1)
+    flint = _flint()
+    base, out = flint.arb.union(x.abs_lower(), x.abs_upper()), None
+    while n:
+        if n & 1:
+            out = base if out is None else out * base
+        n >>= 1
+        if n:
+            base = base * base
+    return out
+
+
 def _monotone(f):
     """An increasing function of one ball, by its values at the ball's two ends."""
     def g(x):
@@ -121,10 +141,15 @@ FUNCTIONS = {
 
 def compile_ball(e, syms):
     """A function of a list of balls (in the order of `syms`) enclosing e, or None when e
-    has a function arb is not asked to evaluate here.  Raises _NotFinite at run time."""
-    index = {s: i for i, s in enumerate(syms)}
+    has a function arb is not asked to evaluate here.  Raises _NotFinite at run time.
+
+    Compiled to Python source with one temporary per distinct subexpression, as the mpmath
+    programs are (evaluate.py): the objectives of Section 4 repeat their terms, and a tree
+    walked node by node evaluated each repetition again (the accuracy guard evaluates
+    every rival of a maximiser).  The same arb operations in the same order: the balls are
+    the ones the tree gave."""
     try:
-        return _compile(sp.sympify(e), index)
+        return _BallGen(syms).program(sp.sympify(e))
     except _Unsupported:
         return None
 
@@ -133,79 +158,119 @@ class _Unsupported(Exception):
     pass
 
 
-def _compile(e, index):
-    if e.is_Symbol:
-        i = index.get(e)
-        if i is None:
-            raise _Unsupported(str(e))
-        return lambda v: v[i]
-    if e.is_number:
-        c = _arb_const(e)
-        if c is not None:
-            return lambda v: c
-        if e.is_Atom:
-            raise _Unsupported(str(e))
-    if isinstance(e, sp.Add):
-        parts = [_compile(a, index) for a in e.args]
+def _abs_ball(x):
+    return _flint().arb.union(x.abs_lower(), x.abs_upper())
 
-        def add(v):
-            out = parts[0](v)
-            for p in parts[1:]:
-                out = out + p(v)
-            return out
-        return add
-    if isinstance(e, sp.Mul):
-        parts = [_compile(a, index) for a in e.args]
 
-        def mul(v):
-            out = parts[0](v)
-            for p in parts[1:]:
-                out = out * p(v)
-            return out
-        return mul
-    if isinstance(e, sp.Pow):
-        base, ex = _compile(e.base, index), e.exp
-        if ex.is_Integer:
-            n = int(ex)
-            if n >= 0:
-                return lambda v: base(v) ** n
-            return lambda v: _finite(1 / (base(v) ** (-n)))
-        if ex == sp.S.Half:
-            sq = _monotone(lambda x: x.sqrt())
-            return lambda v: sq(base(v))
-        if ex == -sp.S.Half:
-            sq = _monotone(lambda x: x.sqrt())
-            return lambda v: _finite(1 / sq(base(v)))
-        if ex.is_Rational:
-            q = _arb_const(ex)
-            lg = FUNCTIONS[sp.log]
-            return lambda v: _finite((q * lg(base(v))).exp())
-        power = _compile(ex, index)
-        lg = FUNCTIONS[sp.log]
-        return lambda v: _finite((power(v) * lg(base(v))).exp())
-    f = FUNCTIONS.get(type(e))
-    if f is not None and len(e.args) == 1:
-        arg = _compile(e.args[0], index)
-        return lambda v: f(arg(v))
-    if isinstance(e, sp.Abs):
-        arg = _compile(e.args[0], index)
+def _min_max(pick):
+    def mm(first, *rest):
+        out = first
+        for r in rest:
+            out = getattr(out, pick)(r)
+        return out
+    return mm
 
-        def ab(v):
-            flint = _flint()
-            x = arg(v)
-            return flint.arb.union(x.abs_lower(), x.abs_upper())
-        return ab
-    if isinstance(e, (sp.Max, sp.Min)):
-        parts = [_compile(a, index) for a in e.args]
-        pick = "max" if isinstance(e, sp.Max) else "min"
 
-        def mm(v):
-            out = parts[0](v)
-            for p in parts[1:]:
-                out = getattr(out, pick)(p(v))
-            return out
-        return mm
-    raise _Unsupported(type(e).__name__)
+_SQRT = _monotone(lambda x: x.sqrt())
+_HELPERS = {"P": power_of, "FIN": _finite, "SQ": _SQRT, "LG": FUNCTIONS[sp.log], "AB": _abs_ball,
+            "MAX": _min_max("max"), "MIN": _min_max("min")}
+
+
+class _BallGen:
+    """Post-order generation of a ball program: ``def f(v)`` over the list of balls v."""
+
+    def __init__(self, syms):
+        self.index = {s: i for i, s in enumerate(syms)}
+        self.consts: list = []
+        self.const_names: dict = {}
+        self.funcs: list = []
+        self.lines: list = []
+        self.temps: dict = {}
+
+    def program(self, root):
+        out = self.eager(root)
+        src = "def f(v):\n" + "".join(f"    {ln}\n" for ln in self.lines) + f"    return {out}\n"
+        ns = {"C": self.consts, "F": self.funcs, **_HELPERS}
+        try:
+            exec(compile(src, "<verify_claims:ball>", "exec"), ns)
+        except (RecursionError, SyntaxError, MemoryError) as exc:
+            raise _Unsupported(f"too large to compile: {type(exc).__name__}") from exc
+        return ns["f"]
+
+    def leaf(self, e):
+        """Code of e if it is a symbol or a constant arb makes; None for a composite node."""
+        if e.is_Symbol:
+            i = self.index.get(e)
+            if i is None:
+                raise _Unsupported(str(e))
+            return f"v[{i}]"
+        if e.is_number:
+            if e in self.const_names:
+                return self.const_names[e]
+            c = _arb_const(e)
+            if c is not None:
+                self.consts.append(c)
+                name = self.const_names[e] = f"C[{len(self.consts) - 1}]"
+                return name
+            if e.is_Atom:
+                raise _Unsupported(str(e))
+        return None
+
+    def eager(self, root) -> str:
+        got = self.leaf(root)
+        if got is not None:
+            return got
+        stack = [(root, False)]
+        while stack:
+            e, ready = stack.pop()
+            if e in self.temps or self.leaf(e) is not None:
+                continue
+            kids = self.children(e)
+            if not ready:
+                stack.append((e, True))
+                stack.extend((k, False) for k in kids if k not in self.temps and self.leaf(k) is None)
+                continue
+            parts = [self.temps.get(k) or self.leaf(k) for k in kids]
+            name = f"t{len(self.temps)}"
+            self.lines.append(f"{name} = {self.node(e, parts)}")
+            self.temps[e] = name
+        return self.temps[root]
+
+    def children(self, e) -> tuple:
+        if isinstance(e, sp.Pow):
+            ex = e.exp
+            if ex.is_Integer or ex in (sp.S.Half, -sp.S.Half):
+                return (e.base,)
+            if ex.is_Rational:
+                return (e.base, ex)
+            return (e.base, ex)
+        if isinstance(e, (sp.Add, sp.Mul, sp.Max, sp.Min)):
+            return e.args
+        if (FUNCTIONS.get(type(e)) is not None and len(e.args) == 1) or isinstance(e, sp.Abs):
+            return e.args
+        raise _Unsupported(type(e).__name__)
+
+    def node(self, e, parts) -> str:
+        if isinstance(e, sp.Add):
+            return " + ".join(parts)
+        if isinstance(e, sp.Mul):
+            return " * ".join(parts)
+        if isinstance(e, sp.Pow):
+            ex, b = e.exp, parts[0]
+            if ex.is_Integer:
+                n = int(ex)
+                return f"P({b}, {n})" if n >= 0 else f"FIN(1 / P({b}, {-n}))"
+            if ex == sp.S.Half:
+                return f"SQ({b})"
+            if ex == -sp.S.Half:
+                return f"FIN(1 / SQ({b}))"
+            return f"FIN(({parts[1]} * LG({b})).exp())"
+        if isinstance(e, sp.Abs):
+            return f"AB({parts[0]})"
+        if isinstance(e, (sp.Max, sp.Min)):
+            return ("MAX(" if isinstance(e, sp.Max) else "MIN(") + ", ".join(parts) + ")"
+        self.funcs.append(FUNCTIONS[type(e)])
+        return f"F[{len(self.funcs) - 1}]({parts[0]})"
 
 
 class _Ends:
