@@ -153,3 +153,49 @@ def test_maximiser_infeasible_point_is_refuted_with_its_accurate_value():
     res = verify(_max("max-infeasible", ONE + sp.Rational(5, 2), sp.Interval(sp.Rational(1, 2), 2)), S)
     cx = _refuted(res, "claimed maximiser is infeasible")
     assert _near(cx["x"], 3.5), cx
+
+
+# ---------------------------------------------------------------- maximiser: a rival accepted on lost digits
+# -(x - 1)^2 written with ONE: at 30, 50 and 90 digits ONE is 0 for a in [100, 110], so every
+# value agrees that x = 0 is the maximiser; the balls show the digits lost
+LOST = -(x - ONE) ** 2
+HUGE_A = {a: sp.Interval(1000, 1100)}  # ONE lost beyond any precision the check spends
+
+
+def _spot(claim, screen):
+    from verify_claims.engine.verify import claim_rng
+    from verify_claims.kinds import kind_of
+    return kind_of(claim).spot_check(claim, S, claim_rng(S, claim.id), screen=screen)
+
+
+def test_maximiser_beaten_only_past_the_lost_digits_is_refuted_with_its_accurate_values():
+    claim = _max("max-lost-false", sp.Integer(0), sp.Interval(-2, 2), objective=LOST)
+    for screen in (True, False):
+        out = _spot(claim, screen)
+        assert out.verdict == "counterexample", (screen, out.evidence)
+    cx = _refuted(verify(claim, S), "a feasible point does better")
+    raw = cx.get("raw", cx)
+    xb = float(raw["better"]["x"])
+    assert _near(raw["claimed"]["x"], 0) and _near(raw["objective(claimed)"], -1), cx
+    assert _near(raw["objective(better)"], -(xb - 1) ** 2, 1e-6) and -(xb - 1) ** 2 > -1, cx
+    assert "cancellation" in raw, cx  # says the usual decision was not the one that counted
+
+
+def test_maximiser_with_the_same_cancellation_at_its_true_point_is_consistent():
+    claim = _max("max-lost-true", sp.Integer(1), sp.Interval(-2, 2), objective=LOST)
+    for screen in (True, False):
+        out = _spot(claim, screen)
+        assert out.verdict == "consistent" and not out.evidence.get("unresolved_rivals"), (screen, out.evidence)
+    assert verify(claim, S).status in NOT_REFUTED
+
+
+def test_maximiser_past_the_guards_reach_is_undecided_not_checked():
+    false = Maximiser(id="max-huge-false", title="t", ref="1", objective=LOST, wrt=x, at={x: 0},
+                      over={x: sp.Interval(-2, 2)}, domain=HUGE_A)
+    out = _spot(false, screen=False)
+    assert out.verdict == "inconclusive" and out.evidence["unresolved_rivals"] > 0, out.evidence
+    assert "cancellation" in out.evidence["inconclusive_at"]["explanation"], out.evidence
+    assert verify(false, S).status == "undecided"
+    true = Maximiser(id="max-huge-true", title="t", ref="1", objective=LOST, wrt=x, at={x: 1},
+                     over={x: sp.Interval(-2, 2)}, domain=HUGE_A)
+    assert verify(true, S).status in NOT_REFUTED

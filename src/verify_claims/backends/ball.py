@@ -292,8 +292,13 @@ def exact_ball(x):
     """An mpf (or a number mpmath takes) as an arb ball: exact for a binary fraction, as
     every mpf is."""
     flint = _flint()
-    # exactly and with its sign: mpf.man_exp drops the sign (mpf(-1).man_exp is (1, 0))
-    p, q = mpmath.libmp.to_rational(mpmath.mpf(x)._mpf_)
+    raw = (x if isinstance(x, mpmath.mpf) else mpmath.mpf(x))._mpf_
+    sign, man, exp, _ = raw
+    if man:
+        # a binary fraction made exactly from its mantissa and exponent (an arf is exact, and
+        # so is the arb made from it); with its sign, which mpf.man_exp drops
+        return flint.arb(flint.arf((-man if sign else man, exp)))
+    p, q = mpmath.libmp.to_rational(raw)
     p, q = int(p), int(q)
     if q & (q - 1) == 0:
         return flint.arb(p) / q  # a dyadic rational: exact (q a power of two)

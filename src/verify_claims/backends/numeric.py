@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 from contextlib import contextmanager
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 import mpmath
@@ -48,7 +49,8 @@ from .evaluate import Undefined, compile_expr
 
 __all__ = ["NumericOutcome", "Evaluator", "Undefined", "fmt", "point_repr", "tol", "noise", "sample_points",
            "undefined_cx", "check_equal", "decide_order", "Diff", "check_order", "exactly_zero", "exact",
-           "residual_of", "SCREEN_EQUAL", "SCREEN_MARGIN", "vanishing_guarded"]
+           "residual_of", "SCREEN_EQUAL", "SCREEN_MARGIN", "vanishing_guarded", "ball_greater", "lost_note",
+           "arb_point"]
 
 # a float value is trusted only where it is clearly fine: two sides equal to 1e-9 of their
 # size, or a strict order by a margin of 1e-6 of the operands' size (rounding and mild
@@ -134,9 +136,13 @@ class Evaluator:
         return self.progs[name].mp_at([pt[s] for s in self.symbols], dps)
 
     # ---------------------------------------------------------------- the accuracy guard
+    def add_ball(self, name, expr):
+        """An expression the guard evaluates only as a ball (never in mpmath or floats)."""
+        self.exprs[name] = sp.sympify(expr)
+
     def ball_at(self, name, args):
         """ev[name] as an arb ball at arb's current precision, at a point given as exact
-        balls (``_arb_point``); None where arb cannot evaluate it."""
+        balls (``arb_point``); None where arb cannot evaluate it."""
         prog = self._balls.get(name, False)
         if prog is False:
             # the program's constants (2/3, pi) are made when it is compiled: at the most digits
@@ -259,13 +265,17 @@ def _arb_digits(dps):
         flint.ctx.prec = old
 
 
-def _arb_point(syms, pt):
+def arb_point(syms, pt):
     """The point's coordinates as exact arb balls (None if one is not a finite real)."""
     from .ball import exact_ball
     out = []
     for s in syms:
         v = pt[s]
-        if not isinstance(v, (mpmath.mpf, int, float)) or not mpmath.isfinite(v):
+        if isinstance(v, mpmath.mpf):
+            sign, man, exp, _ = v._mpf_
+            if not man and (sign, exp) != (0, 0):  # inf, -inf, nan (0 is (0, 0, 0, 0))
+                return None
+        elif not isinstance(v, (int, float)) or not math.isfinite(v):
             return None
         out.append(exact_ball(v))
     return out
@@ -352,7 +362,7 @@ def check_equal(ev: Evaluator, a: str, b: str, pts, mult=None):
                       a: fmt(va), b if mult is None else f"{mult}*{b}": fmt(vb),
                       "difference": fmt(va - vb)}
                 if q != ev.precision:
-                    cx["cancellation"] = _lost_note(ev.precision, q, f"{2 * q} digits")
+                    cx["cancellation"] = lost_note(ev.precision, q, f"{2 * q} digits")
                 return NumericOutcome("counterexample", {"points": len(pts)}, cx, witness={"point": pt})
             if verdict == "unresolved":
                 unresolved += 1
@@ -410,7 +420,7 @@ def _equal_resolved(ev, a, b, pt, q, mult, allowed, ball):
 
 def _equal_sides(ev, flint, a, b, pt, mult):
     """The arb balls (ev[a], ev[mult] * ev[b]) at the point (None where arb cannot)."""
-    args = _arb_point(ev.symbols, pt)
+    args = arb_point(ev.symbols, pt)
     va, vb = ev.ball_at(a, args), ev.ball_at(b, args)
     if va is None or vb is None:
         return None
@@ -540,13 +550,13 @@ def decide_order(op, diff_at, exact_zero):
     if b.lower() > 0:
         d2, _ = d_at(2 * q)
         if dq > 0 and abs(d2 - dq) <= d2 / 100:
-            diff_at.guard_note = _lost_note(p, q, f"{2 * q} digits")
+            diff_at.guard_note = lost_note(p, q, f"{2 * q} digits")
             return True
         return None
     # a tie at q digits' resolution: as the usual rules decide a tie
     if strict:
         if exact_zero():
-            diff_at.guard_note = _lost_note(p, q, "exactly (an equality, where the claim is strict)")
+            diff_at.guard_note = lost_note(p, q, "exactly (an equality, where the claim is strict)")
             return True
         return None
     return False if dq <= 0 else None
@@ -559,7 +569,7 @@ def vanishing_guarded(ev: Evaluator, name: str, pt, dps: int, allowed):
     (value, note)) when the ball there excludes [-allowed, allowed] and the value is stable
     at twice the digits; ("unresolved", None) otherwise."""
     def gap(flint):
-        return ev.ball_at(name, _arb_point(ev.symbols, pt))
+        return ev.ball_at(name, arb_point(ev.symbols, pt))
     q, ball = _guard(gap, dps, allowed, ev.high)
     if q == dps:
         return "zero", None
@@ -571,11 +581,62 @@ def vanishing_guarded(ev: Evaluator, name: str, pt, dps: int, allowed):
     if _arb_float(ball.abs_lower()) > allowed:
         v2 = ev.at(name, pt, 2 * q)
         if abs(v2 - vq) <= abs(v2) / 100:
-            return "nonzero", (v2, _lost_note(dps, q, f"{2 * q} digits"))
+            return "nonzero", (v2, lost_note(dps, q, f"{2 * q} digits"))
     return "unresolved", None
 
 
-def _lost_note(p, q, then):
+def ball_greater(ev: Evaluator, name: str, pt, other, dps: int):
+    """Is ev[name] at `pt` greater than a value v, beyond tol(dps) of max(1, |v|)?  Decided
+    by arb balls alone, at dps digits or at as many more as cover the digits they show lost
+    (see the module's docstring): what a maximiser asks of each rival against its claimed
+    point, whose value comes from a formula that can cancel as the rival's value does, so
+    that values computed once in mpmath can agree on a wrong answer (-(x - (cosh(a)^2 -
+    sinh(a)^2))^2 peaks at 0, not 1, at 50 and 90 digits for a = 100).
+
+    other() -> the arb ball of v at arb's current precision (None where arb cannot).
+    Returns (answer, q): "no" when the ball of the difference lies below the tolerance (read
+    off the balls' lower bounds, never off lost values), or is accurate (its radius within
+    noise(dps) of the scale) and does not lie wholly above it: a tie at that resolution, as
+    the usual rules decide one; "yes" when an accurate ball lies wholly above it; None when
+    arb cannot evaluate either side (the caller's usual decision stands, as everywhere);
+    "unresolved" when even GUARD_CAP * high digits leave the ball too wide.  q: the digits
+    at which the ball decided."""
+    args = arb_point(ev.symbols, pt)
+    q, cap = dps, GUARD_CAP * ev.high
+    while True:
+        with _arb_digits(q) as flint:
+            mine = ev.ball_at(name, args) if flint is not None else None
+            theirs = other() if mine is not None else None
+            if theirs is None:
+                return None, q
+            gap = mine - theirs
+            if not gap.is_finite():
+                return None, q
+            # in arb, not mpmath: this runs for every rival (an arb comparison is True only
+            # where it holds for every point of both balls)
+            least = theirs.abs_lower()
+            scale = least if least > 1 else flint.arb(1)
+            tol_dps, noise_dps = _tolerances(dps)
+            limit = tol_dps * scale
+            if gap.upper() <= limit:
+                return "no", q
+            allowed = noise_dps * scale
+            if gap.rad() <= allowed:
+                return ("yes" if gap.lower() > limit else "no"), q
+            lost = _lost_digits(gap, _arb_float(allowed.lower()))
+        q += lost + GUARD_MARGIN
+        if q > cap:
+            return "unresolved", q
+
+
+@lru_cache(maxsize=64)
+def _tolerances(dps):
+    """(tol(dps), noise(dps)) as exact arb values, made once per precision."""
+    from .ball import exact_ball
+    return exact_ball(tol(dps)), exact_ball(noise(dps))
+
+
+def lost_note(p, q, then):
     """A counterexample decided by the guard says so (its confirmation at 2p+10 and twice
     that digits was not the one that counted)."""
     return f"the values at {p} digits lost digits to cancellation (arb ball): decided at {q} digits and {then}"
@@ -624,10 +685,10 @@ class Diff:
     def sides(self, flint):
         """The arb balls of the two sides at arb's current precision (None where arb cannot)."""
         ev = self.ev
-        va = ev.ball_at(self.a, _arb_point(ev.symbols, self.pa))
+        va = ev.ball_at(self.a, arb_point(ev.symbols, self.pa))
         if va is None:
             return None
-        vb = ev.ball_at(self.b, _arb_point(ev.symbols, self.pb))
+        vb = ev.ball_at(self.b, arb_point(ev.symbols, self.pb))
         if vb is None:
             return None
         return va, vb

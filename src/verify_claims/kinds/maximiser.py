@@ -17,8 +17,8 @@ import sympy as sp
 
 from ..backends.definedness import defined
 from ..backends.functions import nonsmooth
-from ..backends.numeric import (Evaluator, NumericOutcome, Undefined, fmt, point_repr, sample_points, screen_order,
-                                tol, undefined_cx)
+from ..backends.numeric import (Evaluator, NumericOutcome, Undefined, arb_point, ball_greater, fmt, lost_note,
+                                point_repr, sample_points, screen_order, tol, undefined_cx)
 from ..backends.sampling import holds, in_interval, where_values
 from ..backends.symbolic import (CERTIFIED, Facts, ProofOutcome, assume, is_linear, prove_sign, short, with_ends,
                                  zero_by)
@@ -53,17 +53,12 @@ class MaximiserKind(Kind):
     def spot_check(self, claim, settings, rng, screen=False):
         params = claim.domain.symbols()
         wrt = claim.wrt
-        obj = objective(claim)
-        allsyms = params + tuple(wrt)
-        exprs = {"f": obj}
-        for v in wrt:
-            exprs[f"at[{v}]"] = claim.at[v]
-        ev = Evaluator(allsyms, exprs, settings.precision, screen=screen, domain=claim.domain)
+        ev = _evaluator(claim, settings, screen)
         feasible = derived(claim, "feasible set", claim.feasible)  # one object: its samples are kept
         n_params = max(10, settings.samples // 4)
         n_cmp = 40
         pts = sample_points(claim.domain, settings, rng, n_params) if params else [{}]
-        compared, unresolved, screened = 0, 0, 0
+        compared, unresolved, screened, unresolved_rivals = 0, 0, 0, 0
         for pt in pts:
             star = dict(pt)
             try:
@@ -112,6 +107,7 @@ class MaximiserKind(Kind):
                     if _feasibility(feasible, q, wrt, settings.precision) == "yes":
                         rivals.append(q)
             fstar_float = ev.float_at("f", star) if screen else None
+            claimed_ball = _claimed_ball(ev, pt, wrt)
             for q in rivals:
                 q = {**pt, **{v: q[v] for v in wrt}}
                 try:
@@ -119,7 +115,10 @@ class MaximiserKind(Kind):
                         compared += 1
                         screened += 1
                         continue  # clearly worse than the claimed point, in doubles
-                    cx = _does_better(ev, params, pt, star, fstar, q, wrt, settings)
+                    cx = _does_better(ev, params, pt, star, fstar, q, wrt, settings, claimed_ball)
+                    if cx is UNRESOLVED:
+                        unresolved_rivals += 1
+                        continue
                     if cx is not None and claim.scope == "local":
                         cx = _vet_local(claim, settings, pt, cx)
                         if cx is None:  # a strict local maximum; the rival lies outside its basin
@@ -132,10 +131,15 @@ class MaximiserKind(Kind):
                     continue  # the objective may be undefined at a rival; that rival cannot win
         evidence = {"parameter_points": len(pts), "comparisons": compared, "digits": settings.precision,
                     "scope": claim.scope, "unresolved_points": unresolved}
+        if unresolved_rivals:
+            evidence["unresolved_rivals"] = unresolved_rivals
         if screen:
             evidence["screened_in_floats"] = screened
         if unresolved == len(pts) or compared == 0:  # nothing was actually compared
-            return NumericOutcome("inconclusive", evidence)
+            why = ("the claimed point lies within rounding of the feasible set's boundary at every parameter point"
+                   if unresolved == len(pts) else
+                   "every rival's comparison lost more digits to cancellation than the check spends (arb balls)")
+            return NumericOutcome("inconclusive", {**evidence, "inconclusive_at": {"explanation": why}})
         return NumericOutcome("consistent", evidence)
 
     def shrink_target(self, claim, settings, cx, outcome):
@@ -156,8 +160,7 @@ class MaximiserKind(Kind):
             return None
         feasible = derived(claim, "feasible set", claim.feasible)
         obj = objective(claim)
-        exprs = {"f": obj, **{f"at[{v}]": claim.at[v] for v in wrt}}
-        ev = Evaluator(params + wrt, exprs, settings.precision, domain=claim.domain)
+        ev = _evaluator(claim, settings)
         high = 2 * settings.precision + 10
         dps = 2 * high + 20
         offsets = {}
@@ -199,9 +202,10 @@ class MaximiserKind(Kind):
             if _feasibility(feasible, q, wrt, settings.precision) != "yes":
                 return None
             try:
-                return _does_better(ev, params, par, star, fstar, q, wrt, settings)
+                got = _does_better(ev, params, par, star, fstar, q, wrt, settings, _claimed_ball(ev, par, wrt))
             except Undefined:
                 return None
+            return None if got is UNRESOLVED else got
 
         def check(pt):
             got = claimed_at(pt)
@@ -476,25 +480,101 @@ def _vet_local(claim, settings, pt, cx):
     return cx
 
 
-def _does_better(ev, params, pt, star, fstar, q, wrt, settings):
+# a rival the accuracy guard could decide neither way (_does_better)
+UNRESOLVED = "unresolved"
+
+
+def _does_better(ev, params, pt, star, fstar, q, wrt, settings, claimed_ball=None):
     """The counterexample when the feasible rival q beats the claimed point at the parameter
-    point pt: better than star (computed at p + 20 digits, f(star) = fstar at p) at p digits,
+    point pt, else None, or UNRESOLVED.
+
+    Usually: better than star (computed at p + 20 digits, f(star) = fstar at p) at p digits,
     and again at 2p + 10 against the claimed point computed afresh at 2 (2p + 10) digits (a
-    cancellation in its formula can move the first, see _claimed_again; only a rival about
-    to be reported pays for it); else None.  The report shows the recomputed point."""
-    fq = ev.at("f", q, settings.precision)
-    worse = fq - fstar
-    if worse > tol(settings.precision) * max(1, abs(fstar)):
-        star = _claimed(ev, {s_: pt[s_] for s_ in params}, wrt, settings, 2 * ev.high)
-        fq = ev.at("f", q, ev.high)
-        fs = ev.at("f", star, ev.high)
-        with mpmath.workdps(ev.high):
-            worse = fq - fs
-        if worse > tol(ev.high) * max(1, abs(fs)):
-            return {"type": "a feasible point does better", "point": point_repr(params, pt),
-                    "claimed": {str(v): fmt(star[v]) for v in wrt}, "objective(claimed)": fmt(fs),
-                    "better": {str(v): fmt(q[v]) for v in wrt}, "objective(better)": fmt(fq)}
-    return None
+    cancellation in its formula can move the first, see _claimed_again).  But both values
+    can lose their digits to cancellation, and then agree on a wrong answer at every
+    precision: so where arb can evaluate them, the balls decide (numeric.ball_greater,
+    against `claimed_ball`, the objective at the claimed point as one ball of the
+    parameters, _claimed_ball), and a rival they find better is reported with its values
+    computed afresh at 2p + 10 digits (or at the digits the balls needed) and stable at
+    twice those.  The report shows the recomputed point."""
+    p = settings.precision
+    answer, digits = ball_greater(ev, "f", q, claimed_ball, p) if claimed_ball is not None else (None, p)
+    if answer is None:  # no ball: the usual decision
+        fq = ev.at("f", q, p)
+        if fq - fstar <= tol(p) * max(1, abs(fstar)):
+            return None
+        star, fs, fq, worse = _difference_at(ev, params, pt, q, wrt, settings, ev.high)
+        return _better_cx(params, pt, wrt, star, fs, q, fq) if worse > tol(ev.high) * max(1, abs(fs)) else None
+    if answer == "no":
+        return None
+    if answer == "unresolved":
+        return UNRESOLVED
+    at = max(digits, ev.high)
+    star, fs, fq, worse = _difference_at(ev, params, pt, q, wrt, settings, at)
+    worse2 = _difference_at(ev, params, pt, q, wrt, settings, 2 * at)[3]
+    if not (worse > tol(p) * max(1, abs(fs)) and abs(worse2 - worse) <= abs(worse2) / 100):
+        return UNRESOLVED
+    cx = _better_cx(params, pt, wrt, star, fs, q, fq)
+    if digits > p:
+        cx["cancellation"] = lost_note(p, at, f"{2 * at} digits")
+    return cx
+
+
+def _difference_at(ev, params, pt, q, wrt, settings, dps):
+    """(claimed point, f there, f at q, f(q) - f(claimed)) at dps digits, the claimed point
+    computed afresh at 2 dps digits."""
+    star = _claimed(ev, {s_: pt[s_] for s_ in params}, wrt, settings, 2 * dps)
+    fq = ev.at("f", q, dps)
+    fs = ev.at("f", star, dps)
+    with mpmath.workdps(dps):
+        return star, fs, fq, fq - fs
+
+
+def _better_cx(params, pt, wrt, star, fs, q, fq) -> dict:
+    return {"type": "a feasible point does better", "point": point_repr(params, pt),
+            "claimed": {str(v): fmt(star[v]) for v in wrt}, "objective(claimed)": fmt(fs),
+            "better": {str(v): fmt(q[v]) for v in wrt}, "objective(better)": fmt(fq)}
+
+
+def _evaluator(claim, settings, screen=False) -> Evaluator:
+    """The objective "f" and the claimed point's coordinates "at[v]" over parameters + wrt;
+    and, for the accuracy guard only, the objective at the claimed point (_claimed_ball)."""
+    wrt = tuple(claim.wrt)
+    obj = objective(claim)
+    exprs = {"f": obj, **{f"at[{v}]": claim.at[v] for v in wrt}}
+    ev = Evaluator(claim.domain.symbols() + wrt, exprs, settings.precision, screen=screen, domain=claim.domain)
+    ev.add_ball(CLAIMED, _at_claimed(obj, claim))
+    return ev
+
+
+CLAIMED = "f at the claimed point"
+
+
+def _at_claimed(obj, claim):
+    """The objective at the claimed point, as an expression of the parameters: the wrt
+    variables replaced in order as _claimed computes them (one not yet computed is 0)."""
+    def build():
+        done = {}
+        for v in claim.wrt:
+            done[v] = sp.sympify(claim.at[v]).xreplace({**{w: sp.Integer(0) for w in claim.wrt}, **done})
+        return obj.xreplace(done)
+    return derived(claim, "objective at the claimed point", build)
+
+
+def _claimed_ball(ev, pt, wrt):
+    """() -> the objective at the claimed point as an arb ball of the parameter point pt at
+    arb's current precision (None where arb cannot), kept per precision: the ball the
+    guard compares every rival of pt with."""
+    args = arb_point(ev.symbols, {**pt, **{v: 0 for v in wrt}})
+    kept = {}
+
+    def ball():
+        import flint
+        prec = flint.ctx.prec
+        if prec not in kept:
+            kept[prec] = ev.ball_at(CLAIMED, args)
+        return kept[prec]
+    return ball
 
 
 def _feasibility(feasible: Domain, pt, wrt, precision) -> str:

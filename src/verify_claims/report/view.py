@@ -149,6 +149,7 @@ WORDS = {
     "parameter_points": "parameter points", "points": "points evaluated", "screen": "float screen",
     "screened_in_floats": "checks cleared in machine floats", "tight_pairs": "pairs where it is tight",
     "points_with_lost_digits": "points decided again past digits lost to cancellation",
+    "unresolved_rivals": "rivals left unresolved (more digits lost to cancellation than the check spends)",
     "tight_points": "points where it is tight", "unresolved_points": "points left unresolved (unstable across precisions)",
     "recorded": "certificate recorded", "result": "result", "supported_by": "supported by",
     "first_order": "first-order condition", "second_order": "second-order condition",
