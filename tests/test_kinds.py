@@ -726,6 +726,23 @@ def test_where_relations_are_asked_at_the_sampling_precision():
     assert prog.mp_at([third], 15) == 0
 
 
+def test_a_constant_beyond_the_doubles_range_is_evaluated_in_mpmath_only():
+    """10**800/3 has no double: the float screen leaves such an expression to mpmath (it
+    was an OverflowError, and the claim an error), and a wrong variant is still refuted."""
+    from verify_claims.backends.evaluate import compile_expr
+
+    huge = sp.Rational(10 ** 800, 3)
+    prog = compile_expr(x * huge, (x,), "huge")
+    assert prog.float_at([0.5]) is None
+    with mpmath.workdps(30):
+        assert abs(prog.mp_at([mpmath.mpf(3)], 30) / mpmath.mpf(10) ** 800 - 1) < 1e-25
+    true = run(Identity(**meta("huge-true"), lhs=x * huge / x, rhs=huge, domain={x: UNIT}), Settings())
+    assert true.status == "proved", (true.status, true.message)
+    wrong = run(Identity(**meta("huge-wrong"), lhs=sp.exp(x) * huge, rhs=(1 + x) * huge, domain={x: UNIT}),
+                Settings())
+    assert wrong.status == "refuted" and wrong.counterexample["type"] == "values differ", wrong.message
+
+
 def test_default_settings_use_100_points_at_30_digits():
     s = Settings()
     assert (s.samples, s.precision) == (100, 30)

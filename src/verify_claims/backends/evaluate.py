@@ -374,7 +374,12 @@ class Program:
             self._fn = ns["f"]
             self._opaques = gen.opaques
             self._consts = gen.consts
-            self._float_consts = [self._float_const(c) for c in gen.consts]
+            try:
+                self._float_consts = [self._float_const(c) for c in gen.consts]
+            except OverflowError:
+                # a constant beyond the doubles' range (10**800/3): this expression is only
+                # evaluated in mpmath, never in floats (float_at says None)
+                self._float_consts = None
         except (_NotCompilable, RecursionError, SyntaxError, MemoryError):
             self._fn = None
             self._fallback = _lambdify_mpmath(self.expr, self.symbols)
@@ -394,7 +399,7 @@ class Program:
 
     def float_at(self, values):
         """The value in machine floats, or None where floats cannot be trusted to say."""
-        if self._fn is None:
+        if self._fn is None or self._float_consts is None:
             return None
         try:
             v = self._fn(_FloatNS, self._float_consts, self._opaques, *values)
