@@ -143,6 +143,27 @@ def test_a_compiled_ball_encloses_the_value(expr):
     assert not got.contains(flint.arb(str(want)) + flint.arb("1e-6")), got
 
 
+def test_exact_balls_of_numbers_and_points():
+    """A point's coordinates become exact balls at any size; no ball for inf or nan."""
+    import flint
+    from verify_claims.backends.ball import exact_ball
+    from verify_claims.backends.numeric import arb_point
+    big = 2 ** 60 + 1  # mpf(big) at 15 digits would round it
+    assert exact_ball(big).rad() == 0 and exact_ball(big) == flint.arb(big)
+    assert exact_ball(mpmath.mpf(-0.75)) == flint.arb(-3) / 4 and exact_ball(mpmath.mpf(0)) == 0
+    with mpmath.workdps(200):
+        third = mpmath.mpf(1) / 3
+    assert exact_ball(third).rad() == 0 and exact_ball(third).contains(flint.arb(1) / 3) is False
+    for bad in (mpmath.inf, -mpmath.inf, mpmath.nan):
+        with pytest.raises(ValueError):
+            exact_ball(bad)
+    huge = arb_point((x,), {x: 10 ** 400})[0]
+    assert huge.rad() == 0 and huge == flint.arb(10 ** 400)
+    assert arb_point((x,), {x: mpmath.inf}) is None and arb_point((x,), {x: float("nan")}) is None
+    assert compile_ball(sp.Rational(1, 3), (x,))([flint.arb(5)]).contains(flint.arb(1) / 3)
+    assert compile_ball(x, (x,))([flint.arb(5)]) == 5
+
+
 def test_what_arb_is_not_asked_to_evaluate_is_no_program():
     assert compile_ball(sp.acosh(x + 1), (x,)) is None
     assert compile_ball(x + b, (x,)) is None  # b is not an argument

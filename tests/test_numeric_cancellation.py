@@ -187,3 +187,18 @@ def test_false_stationary_point_with_a_wiped_out_gradient_is_refuted():
     ok = verify(Stationary(id="stat-wiped-true", title="t", ref="1", objective=x * (ONE - 1), wrt=x,
                            at={x: sp.Rational(1, 2)}, domain=BIG_A), S)
     assert ok.status in ("proved", "certified", "checked"), (ok.status, ok.message)
+
+
+# ---------------------------------------------------------------- no finite ball at the working digits
+
+def test_a_side_without_a_finite_ball_is_decided_with_more_digits():
+    """sqrt(ONE): ONE's ball reaches below 0 at 30 digits, so sqrt has no finite ball there,
+    and the guard used to let the values at 30 digits decide (sqrt(0) = 0: a false identity
+    and a false inequality *checked*).  With more digits the ball is finite."""
+    root = sp.sqrt(ONE)
+    assert verify(_identity("sqrt-false", root, sp.Integer(0)), S).status == "refuted"
+    assert verify(_inequality("sqrt-false-lt", root, "<", sp.Rational(1, 2)), S).status == "refuted"
+    true_identity = _identity("sqrt-true", root, sp.Integer(1))
+    assert _spot(true_identity).evidence["unresolved_points"] == 0
+    assert verify(true_identity, S).status in NOT_REFUTED
+    assert verify(_inequality("sqrt-true-gt", root, ">", sp.Rational(1, 2)), S).status in NOT_REFUTED

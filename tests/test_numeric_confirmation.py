@@ -199,3 +199,48 @@ def test_maximiser_past_the_guards_reach_is_undecided_not_checked():
     true = Maximiser(id="max-huge-true", title="t", ref="1", objective=LOST, wrt=x, at={x: 1},
                      over={x: sp.Interval(-2, 2)}, domain=HUGE_A)
     assert verify(true, S).status in NOT_REFUTED
+
+
+def test_maximiser_with_a_term_both_sides_share_is_refuted():
+    # atan(ONE - 1) is 0, and its two balls (at the rival, at the claimed point) never cancel:
+    # the difference is one expression, in which sympy drops the shared term
+    claim = Maximiser(id="max-shared-term", title="t", ref="1", objective=-(x - 1) ** 2 + sp.atan(ONE - 1), wrt=x,
+                      at={x: 0}, over={x: sp.Interval(-20, 20)}, domain=HUGE_A)
+    cx = _refuted(verify(claim, S), "a feasible point does better")
+    assert _near(cx.get("raw", cx)["objective(claimed)"], -1), cx
+
+
+@pytest.mark.parametrize("at, holds", [(0, False), (1, True)])
+def test_maximiser_without_a_finite_ball_at_the_working_digits(at, holds):
+    # sqrt(ONE): the ball of ONE reaches below 0 at 30 digits, so sqrt has no finite ball
+    # there; more digits give one (the false claim was checked, the true one refuted)
+    claim = _max(f"max-sqrt-{at}", sp.Integer(at), sp.Interval(-2, 2), objective=-(x - sp.sqrt(ONE)) ** 2)
+    res = verify(claim, S)
+    if holds:
+        assert res.status in NOT_REFUTED, (res.status, res.counterexample)
+    else:
+        _refuted(res, "a feasible point does better")
+
+
+def test_maximiser_whose_guard_needs_the_cap_itself_is_decided():
+    # for a in [600, 610] ONE needs about 520 digits; the squared radius asked for more than
+    # the cap (560), which was given up instead of tried
+    far = {a: sp.Interval(600, 610)}
+    false = Maximiser(id="max-cap-false", title="t", ref="1", objective=LOST, wrt=x, at={x: 0},
+                      over={x: sp.Interval(-2, 2)}, domain=far)
+    _refuted(verify(false, S), "a feasible point does better")
+    true = Maximiser(id="max-cap-true", title="t", ref="1", objective=LOST, wrt=x, at={x: 1},
+                     over={x: sp.Interval(-2, 2)}, domain=far)
+    out = _spot(true, screen=False)
+    assert out.verdict == "consistent" and out.evidence["unresolved_points"] == 0, out.evidence
+
+
+def test_maximiser_rivals_where_the_objective_is_undefined_cannot_win():
+    # -a x log x at the rival x = 0: undefined in mpmath, no finite ball at any digits
+    claim = Maximiser(id="max-xlogx", title="t", ref="1", objective=-a * x * sp.log(x), wrt=x, at={x: sp.exp(-1)},
+                      over={x: sp.Interval(0, 1)}, domain={a: sp.Interval(1, 2)})
+    out = _spot(claim, screen=False)
+    assert out.verdict == "consistent" and out.evidence["unresolved_points"] == 0, out.evidence
+    wrong = Maximiser(id="max-xlogx-half", title="t", ref="1", objective=-a * x * sp.log(x), wrt=x,
+                      at={x: sp.Rational(1, 2)}, over={x: sp.Interval(0, 1)}, domain={a: sp.Interval(1, 2)})
+    _refuted(verify(wrong, S), "a feasible point does better")

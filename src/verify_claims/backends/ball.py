@@ -189,6 +189,12 @@ class _BallGen:
 
     def program(self, root):
         out = self.eager(root)
+        if not self.lines:  # a symbol or a constant: no code to generate (bernstein asks per constant)
+            if out.startswith("C["):
+                c = self.consts[-1]
+                return lambda v: c
+            i = self.index[root]
+            return lambda v: v[i]
         src = "def f(v):\n" + "".join(f"    {ln}\n" for ln in self.lines) + f"    return {out}\n"
         ns = {"C": self.consts, "F": self.funcs, **_HELPERS}
         try:
@@ -292,8 +298,12 @@ def exact_ball(x):
     """An mpf (or a number mpmath takes) as an arb ball: exact for a binary fraction, as
     every mpf is."""
     flint = _flint()
+    if isinstance(x, int):
+        return flint.arb(x)  # exact at any size (mpf(x) would round it to mpmath's precision)
     raw = (x if isinstance(x, mpmath.mpf) else mpmath.mpf(x))._mpf_
     sign, man, exp, _ = raw
+    if not man and raw != mpmath.libmp.fzero:
+        raise ValueError(f"no ball for {x}: not a finite number")
     if man:
         # a binary fraction made exactly from its mantissa and exponent (an arf is exact, and
         # so is the arb made from it); with its sign, which mpf.man_exp drops

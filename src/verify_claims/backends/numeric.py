@@ -142,7 +142,11 @@ class Evaluator:
 
     def ball_at(self, name, args):
         """ev[name] as an arb ball at arb's current precision, at a point given as exact
-        balls (``arb_point``); None where arb cannot evaluate it."""
+        balls (``arb_point``); None where arb cannot evaluate it (no program: a function it
+        is not asked to handle, or a point that is not finite).  A program whose ball is not
+        finite at this precision gives a non-finite ball, not None: sqrt(cosh(a)^2 -
+        sinh(a)^2) has no finite ball at 30 digits for a = 100 (the argument's ball reaches
+        below 0), and one at 130; the guard asks again with more digits."""
         prog = self._balls.get(name, False)
         if prog is False:
             # the program's constants (2/3, pi) are made when it is compiled: at the most digits
@@ -152,10 +156,11 @@ class Evaluator:
         if prog is None or args is None:
             return None
         try:
-            r = prog(args)
-        except (ArithmeticError, ValueError, TypeError):  # ball._NotFinite, a division by a ball around 0
+            return prog(args)
+        except (ArithmeticError, ValueError):  # ball._NotFinite, a division by a ball around 0
+            return _flint().arb("nan")
+        except TypeError:
             return None
-        return r if r.is_finite() else None
 
     # ---------------------------------------------------------------- the float screen
     def float_at(self, name, pt):
@@ -232,6 +237,8 @@ def undefined_cx(syms, pt, exc):
 # digits added beyond the ones a ball shows lost, and the most the guard spends (x ev.high)
 GUARD_MARGIN = 10
 GUARD_CAP = 8
+# digits added when a ball is not finite at all (its radius says nothing of how many are lost)
+NOT_FINITE_STEP = 40
 
 
 def _flint():
@@ -275,7 +282,10 @@ def arb_point(syms, pt):
             sign, man, exp, _ = v._mpf_
             if not man and (sign, exp) != (0, 0):  # inf, -inf, nan (0 is (0, 0, 0, 0))
                 return None
-        elif not isinstance(v, (int, float)) or not math.isfinite(v):
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                return None
+        elif not isinstance(v, int):
             return None
         out.append(exact_ball(v))
     return out
@@ -286,6 +296,8 @@ def _lost_digits(ball, allowed):
     `allowed` (what the decision assumed), None when there is no ball."""
     if ball is None:
         return None
+    if not ball.is_finite():
+        return NOT_FINITE_STEP  # how many are lost is unknown: ask again with this many more
     rad = _arb_float(ball.rad())
     if rad <= allowed:
         return 0
@@ -316,9 +328,17 @@ def _guard(gap, dps, allowed, high, accept=None):
             return (dps, None) if q == dps else (None, None)  # no ball at q: the lost digits stay unaccounted for
         if lost == 0:
             return q, ball
-        q += lost + GUARD_MARGIN
-        if q > cap:
+        q = _more_digits(q, lost, cap)
+        if q is None:
             return None, None
+
+
+def _more_digits(q, lost, cap):
+    """The digits to ask at next, covering `lost` with a margin, and the cap itself once
+    before giving up (a squared radius can ask for twice what the cap would give)."""
+    if q >= cap:
+        return None
+    return min(q + lost + GUARD_MARGIN, cap)
 
 
 # --------------------------------------------------------------------------- equalities
@@ -437,8 +457,7 @@ def _equal_gap(ev, flint, a, b, pt, mult):
     sides = _equal_sides(ev, flint, a, b, pt, mult)
     if sides is None:
         return None
-    d = sides[0] - sides[1]
-    return d if d.is_finite() else None
+    return sides[0] - sides[1]  # not finite: the guard asks again with more digits
 
 
 def _least_scale(sides, dps):
@@ -585,48 +604,52 @@ def vanishing_guarded(ev: Evaluator, name: str, pt, dps: int, allowed):
     return "unresolved", None
 
 
-def ball_greater(ev: Evaluator, name: str, pt, other, dps: int):
-    """Is ev[name] at `pt` greater than a value v, beyond tol(dps) of max(1, |v|)?  Decided
+def ball_greater(ev: Evaluator, gap_name: str, pt, size, dps: int):
+    """Is ev[gap_name] at `pt`, a difference u - v, above tol(dps) of max(1, |v|)?  Decided
     by arb balls alone, at dps digits or at as many more as cover the digits they show lost
-    (see the module's docstring): what a maximiser asks of each rival against its claimed
-    point, whose value comes from a formula that can cancel as the rival's value does, so
-    that values computed once in mpmath can agree on a wrong answer (-(x - (cosh(a)^2 -
-    sinh(a)^2))^2 peaks at 0, not 1, at 50 and 90 digits for a = 100).
+    (see the module's docstring): what a maximiser asks of each rival, the difference
+    between the objective there and at the claimed point.  The claimed point's value comes
+    from a formula that can cancel as the rival's value does, so that values computed once
+    in mpmath can agree on a wrong answer (-(x - (cosh(a)^2 - sinh(a)^2))^2 peaks at 0, not
+    1, at 50 and 90 digits for a = 100).  The difference is one expression, so that a term
+    both sides share cancels in sympy before any ball is formed (two balls of atan(cosh(a)^2
+    - sinh(a)^2 - 1) never would).
 
-    other() -> the arb ball of v at arb's current precision (None where arb cannot).
-    Returns (answer, q): "no" when the ball of the difference lies below the tolerance (read
-    off the balls' lower bounds, never off lost values), or is accurate (its radius within
-    noise(dps) of the scale) and does not lie wholly above it: a tie at that resolution, as
-    the usual rules decide one; "yes" when an accurate ball lies wholly above it; None when
-    arb cannot evaluate either side (the caller's usual decision stands, as everywhere);
-    "unresolved" when even GUARD_CAP * high digits leave the ball too wide.  q: the digits
-    at which the ball decided."""
+    size() -> the arb ball of v at arb's current precision (None where arb cannot), read
+    only for the tolerance's scale: 1 where it is not finite.  Returns (answer, q): "no"
+    when the ball of the difference lies below the tolerance (read off v's ball's lower
+    bound, never off lost values), or is accurate (its radius within noise(dps) of the
+    scale) and does not lie wholly above it: a tie at that resolution, as the usual rules
+    decide one; "yes" when an accurate ball lies wholly above it; None when arb cannot
+    evaluate the difference (no program: the caller's usual decision stands, as
+    everywhere); "unresolved" when even GUARD_CAP * high digits leave the ball too wide or
+    not finite.  q: the digits at which the ball decided."""
     args = arb_point(ev.symbols, pt)
     q, cap = dps, GUARD_CAP * ev.high
+    tol_dps, noise_dps = _tolerances(dps)
     while True:
         with _arb_digits(q) as flint:
-            mine = ev.ball_at(name, args) if flint is not None else None
-            theirs = other() if mine is not None else None
-            if theirs is None:
-                return None, q
-            gap = mine - theirs
-            if not gap.is_finite():
+            gap = ev.ball_at(gap_name, args) if flint is not None else None
+            if gap is None:
                 return None, q
             # in arb, not mpmath: this runs for every rival (an arb comparison is True only
             # where it holds for every point of both balls)
-            least = theirs.abs_lower()
-            scale = least if least > 1 else flint.arb(1)
-            tol_dps, noise_dps = _tolerances(dps)
+            theirs = size()
+            least = theirs.abs_lower() if theirs is not None and theirs.is_finite() else None
+            scale = least if least is not None and least > 1 else flint.arb(1)
             limit = tol_dps * scale
-            if gap.upper() <= limit:
-                return "no", q
-            allowed = noise_dps * scale
-            if gap.rad() <= allowed:
-                return ("yes" if gap.lower() > limit else "no"), q
-            lost = _lost_digits(gap, _arb_float(allowed.lower()))
-        q += lost + GUARD_MARGIN
-        if q > cap:
-            return "unresolved", q
+            if gap.is_finite():
+                if gap.upper() <= limit:
+                    return "no", q
+                allowed = noise_dps * scale
+                if gap.rad() <= allowed:
+                    return ("yes" if gap.lower() > limit else "no"), q
+                lost = _lost_digits(gap, _arb_float(allowed.lower()))
+            else:
+                lost = NOT_FINITE_STEP
+        q = _more_digits(q, lost, cap)
+        if q is None:
+            return "unresolved", cap
 
 
 @lru_cache(maxsize=64)
@@ -698,8 +721,7 @@ class Diff:
         got = self.sides(flint)
         if got is None:
             return None
-        d = got[0] - got[1]
-        return d if d.is_finite() else None
+        return got[0] - got[1]  # not finite: the guard asks again with more digits
 
 
 def check_order(ev, op, pts, syms, lhs="lhs", rhs="rhs"):

@@ -108,17 +108,22 @@ class MaximiserKind(Kind):
                         rivals.append(q)
             fstar_float = ev.float_at("f", star) if screen else None
             claimed_ball = _claimed_ball(ev, pt, wrt)
+            here, screened_here = 0, 0  # this parameter point's comparisons
             for q in rivals:
                 q = {**pt, **{v: q[v] for v in wrt}}
                 try:
                     if fstar_float is not None and screen_order("<", ev.float_at("f", q), fstar_float):
-                        compared += 1
-                        screened += 1
+                        here += 1
+                        screened_here += 1
                         continue  # clearly worse than the claimed point, in doubles
                     cx = _does_better(ev, params, pt, star, fstar, q, wrt, settings, claimed_ball)
                     if cx is UNRESOLVED:
+                        # the rivals the balls cannot decide are the ones that might beat the
+                        # claimed point (the clearly worse ones are decided): the parameter
+                        # point as a whole is unresolved, its other comparisons not counted
                         unresolved_rivals += 1
-                        continue
+                        here = None
+                        break
                     if cx is not None and claim.scope == "local":
                         cx = _vet_local(claim, settings, pt, cx)
                         if cx is None:  # a strict local maximum; the rival lies outside its basin
@@ -126,9 +131,14 @@ class MaximiserKind(Kind):
                     if cx is not None:
                         return NumericOutcome("counterexample", {"parameter_points": len(pts)}, cx,
                                               witness={"point": pt, "better": q})
-                    compared += 1
+                    here += 1
                 except Undefined:
                     continue  # the objective may be undefined at a rival; that rival cannot win
+            if here is None:
+                unresolved += 1
+            else:
+                compared += here
+                screened += screened_here
         evidence = {"parameter_points": len(pts), "comparisons": compared, "digits": settings.precision,
                     "scope": claim.scope, "unresolved_points": unresolved}
         if unresolved_rivals:
@@ -136,9 +146,9 @@ class MaximiserKind(Kind):
         if screen:
             evidence["screened_in_floats"] = screened
         if unresolved == len(pts) or compared == 0:  # nothing was actually compared
-            why = ("the claimed point lies within rounding of the feasible set's boundary at every parameter point"
-                   if unresolved == len(pts) else
-                   "every rival's comparison lost more digits to cancellation than the check spends (arb balls)")
+            why = ("every parameter point is unresolved: the claimed point lies within rounding of the feasible "
+                   "set's boundary, or a rival's comparison lost more digits to cancellation than the check "
+                   "spends (arb balls)")
             return NumericOutcome("inconclusive", {**evidence, "inconclusive_at": {"explanation": why}})
         return NumericOutcome("consistent", evidence)
 
@@ -498,7 +508,7 @@ def _does_better(ev, params, pt, star, fstar, q, wrt, settings, claimed_ball=Non
     computed afresh at 2p + 10 digits (or at the digits the balls needed) and stable at
     twice those.  The report shows the recomputed point."""
     p = settings.precision
-    answer, digits = ball_greater(ev, "f", q, claimed_ball, p) if claimed_ball is not None else (None, p)
+    answer, digits = ball_greater(ev, GAIN, q, claimed_ball, p) if claimed_ball is not None else (None, p)
     if answer is None:  # no ball: the usual decision
         fq = ev.at("f", q, p)
         if fq - fstar <= tol(p) * max(1, abs(fstar)):
@@ -508,6 +518,7 @@ def _does_better(ev, params, pt, star, fstar, q, wrt, settings, claimed_ball=Non
     if answer == "no":
         return None
     if answer == "unresolved":
+        ev.at("f", q, p)  # an objective undefined at the rival (no finite ball at any digits): that rival cannot win
         return UNRESOLVED
     at = max(digits, ev.high)
     star, fs, fq, worse = _difference_at(ev, params, pt, q, wrt, settings, at)
@@ -543,11 +554,14 @@ def _evaluator(claim, settings, screen=False) -> Evaluator:
     obj = objective(claim)
     exprs = {"f": obj, **{f"at[{v}]": claim.at[v] for v in wrt}}
     ev = Evaluator(claim.domain.symbols() + wrt, exprs, settings.precision, screen=screen, domain=claim.domain)
-    ev.add_ball(CLAIMED, _at_claimed(obj, claim))
+    at_claimed = _at_claimed(obj, claim)
+    ev.add_ball(CLAIMED, at_claimed)
+    ev.add_ball(GAIN, obj - at_claimed)  # one expression: the terms both share cancel in sympy
     return ev
 
 
 CLAIMED = "f at the claimed point"
+GAIN = "f - f at the claimed point"
 
 
 def _at_claimed(obj, claim):
