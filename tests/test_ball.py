@@ -164,6 +164,21 @@ def test_exact_balls_of_numbers_and_points():
     assert compile_ball(x, (x,))([flint.arb(5)]) == 5
 
 
+def test_a_real_power_of_exactly_zero_is_a_ball():
+    """exp(r log b) has no ball at b = 0 (log 0): 0**r is 0 for r > 0 and 1 for r = 0, as in
+    mpmath; a negative exponent, or a base around 0 that is not exactly 0, has none."""
+    import flint
+    from verify_claims.backends.ball import real_power
+    zero = flint.arb(0)
+    assert compile_ball(x ** sp.Rational(3, 2), (x,))([zero]) == 0
+    assert compile_ball(x ** x, (x,))([zero]) == 1
+    assert compile_ball(b ** x + x ** sp.Rational(1, 3), (x, b))([zero, flint.arb(2)]) == 1
+    for base, ex in ((zero, flint.arb(-1) / 2), (flint.arb(0, 1e-10), flint.arb(3) / 2), (flint.arb(-1), flint.arb(1) / 3)):
+        with pytest.raises(ArithmeticError):
+            real_power(base, ex)
+    assert real_power(flint.arb(4), flint.arb(3) / 2).contains(8)
+
+
 def test_what_arb_is_not_asked_to_evaluate_is_no_program():
     assert compile_ball(sp.acosh(x + 1), (x,)) is None
     assert compile_ball(x + b, (x,)) is None  # b is not an argument

@@ -202,3 +202,19 @@ def test_a_side_without_a_finite_ball_is_decided_with_more_digits():
     assert _spot(true_identity).evidence["unresolved_points"] == 0
     assert verify(true_identity, S).status in NOT_REFUTED
     assert verify(_inequality("sqrt-true-gt", root, ">", sp.Rational(1, 2)), S).status in NOT_REFUTED
+
+
+def test_powers_at_an_exact_zero_are_decided_there():
+    """x**(3/2) and x**(1/3) at the sampled end x = 0 have balls (0), not exp(r log 0): the
+    points there were unresolved, and a claim false only at x = 0 passed the spot-check."""
+    x = sp.Symbol("x")
+    unit = {x: sp.Interval(0, 1)}
+    true = _identity("pow-zero-true", (x ** sp.Rational(3, 2) + x) ** 2, x ** 3 + 2 * x ** sp.Rational(5, 2) + x ** 2,
+                     unit)
+    for screen in (False, True):
+        out = _spot(true, screen=screen)
+        assert out.verdict == "consistent" and out.evidence["unresolved_points"] == 0, out.evidence
+    false = _inequality("pow-zero-false", x ** sp.Rational(1, 3), ">=", (1 - 2 * x) / 10 ** 8, unit)
+    for screen in (False, True):
+        out = _spot(false, screen=screen)
+        assert out.verdict == "counterexample", (screen, out.evidence)

@@ -244,3 +244,47 @@ def test_maximiser_rivals_where_the_objective_is_undefined_cannot_win():
     wrong = Maximiser(id="max-xlogx-half", title="t", ref="1", objective=-a * x * sp.log(x), wrt=x,
                       at={x: sp.Rational(1, 2)}, over={x: sp.Interval(0, 1)}, domain={a: sp.Interval(1, 2)})
     _refuted(verify(wrong, S), "a feasible point does better")
+
+
+def test_maximiser_rivals_after_an_undecided_one_are_still_compared(monkeypatch):
+    """A rival the balls cannot decide leaves its parameter point unresolved, but the rivals
+    after it are still compared: any of them refutes the claim.  Here the first rival of
+    every parameter point is made undecided; the search used to stop there."""
+    import verify_claims.kinds.maximiser as maximiser
+
+    decide, seen = maximiser.ball_greater, set()
+
+    def first_undecided(ev, gap, q, size, dps):
+        if q[a] not in seen:
+            seen.add(q[a])
+            return "unresolved", dps
+        return decide(ev, gap, q, size, dps)
+    monkeypatch.setattr(maximiser, "ball_greater", first_undecided)
+    claim = Maximiser(id="max-first-undecided", title="t", ref="1", objective=-(x - a) ** 2, wrt=x, at={x: a / 2},
+                      over={x: sp.Interval(0, 1)}, domain={a: sp.Interval(sp.Rational(1, 2), 1)})
+    out = _spot(claim, screen=False)
+    assert out.verdict == "counterexample", out.evidence
+    assert out.counterexample["type"] == "a feasible point does better"
+
+
+def test_maximiser_whose_first_rivals_came_out_undecided_at_a_zero_is_refuted():
+    # at a = 0 the rival that beats the claimed point came after rivals the balls could not
+    # decide, and the search stopped at the first of those: the false claim was checked
+    r3 = a ** sp.Rational(1, 3)
+    claim = Maximiser(id="max-after-undecided", title="t", ref="1", objective=-(x - sp.Rational(1, 2)) ** 2 - r3 * x,
+                      wrt=x, at={x: sp.Rational(1, 2) - r3 / 2 + sp.Max(0, sp.Rational(1, 100) - 1000 * a)},
+                      over={x: sp.Interval(0, 1)}, domain={a: sp.Interval(0, 1)})
+    _refuted(verify(claim, replace(S, samples=100)), "a feasible point does better")
+
+
+@pytest.mark.parametrize("at, holds", [(sp.exp(-1), True), (sp.Rational(37, 100), False)])
+def test_maximiser_of_x_to_the_x_at_the_end_zero(at, holds):
+    # x**x at the rival x = 0: a ball of exactly 0**0 = 1, not exp(0 log 0)
+    claim = Maximiser(id=f"max-xx-{holds}", title="t", ref="1", objective=-x ** x, wrt=x, at={x: at},
+                      over={x: sp.Interval(0, 1)})
+    if holds:
+        out = _spot(claim, screen=False)
+        assert out.verdict == "consistent" and out.evidence["unresolved_points"] == 0, out.evidence
+        assert verify(claim, S).status in NOT_REFUTED
+    else:
+        _refuted(verify(claim, S), "a feasible point does better")

@@ -172,7 +172,24 @@ def _min_max(pick):
 
 
 _SQRT = _monotone(lambda x: x.sqrt())
-_HELPERS = {"P": power_of, "FIN": _finite, "SQ": _SQRT, "LG": FUNCTIONS[sp.log], "AB": _abs_ball,
+
+
+def real_power(b, e):
+    """b**e for a real (non-integer) exponent ball e, as exp(e log b): a base that is not
+    certainly positive has no such ball.  Except a base of exactly 0, which the sampler
+    draws at a closed end (x**(3/2), x**x at x = 0): log 0 is not finite, the power is (0**e
+    is 0 for e > 0 and 1 for e = 0, as in mpmath), at every precision."""
+    if b > 0:
+        return _finite((e * FUNCTIONS[sp.log](b)).exp())
+    if b == 0 and e.is_finite():  # an arb equality holds only for the exact point
+        if e > 0:
+            return _flint().arb(0)
+        if e == 0:
+            return _flint().arb(1)
+    raise _NotFinite()
+
+
+_HELPERS = {"P": power_of, "FIN": _finite, "SQ": _SQRT, "RP": real_power, "AB": _abs_ball,
             "MAX": _min_max("max"), "MIN": _min_max("min")}
 
 
@@ -270,7 +287,7 @@ class _BallGen:
                 return f"SQ({b})"
             if ex == -sp.S.Half:
                 return f"FIN(1 / SQ({b}))"
-            return f"FIN(({parts[1]} * LG({b})).exp())"
+            return f"RP({b}, {parts[1]})"
         if isinstance(e, sp.Abs):
             return f"AB({parts[0]})"
         if isinstance(e, (sp.Max, sp.Min)):

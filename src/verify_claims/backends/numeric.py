@@ -22,11 +22,12 @@ cosh(a)^2 - sinh(a)^2 at a = 100 is 0 at 30 and 70 digits (both squares round to
 1e86), and 0 = 0 looks like an equality.  So every point decided in mpmath (not the ones
 cleared in doubles) is also evaluated as an arb ball (``ball.compile_ball``, at about the
 same number of bits), whose radius bounds the error rigorously.  Where the radius exceeds
-what the decision assumed (``noise(precision)`` of the scale), the point is decided again
-in mpmath with enough more digits to cover the lost ones (at most ``8 * high``): an
-equality or an order when it holds within that accuracy, a counterexample only when clear
-and stable there and at twice the digits, otherwise unresolved.  Where arb cannot
-evaluate an expression (a function it is not asked to handle, a non-finite ball) the
+what the decision assumed (``noise(precision)`` of the scale), or the ball is not finite
+(a square root of a value whose ball reaches below 0), the point is decided again in
+mpmath with enough more digits to cover the lost ones (at most ``8 * high``): an equality
+or an order when it holds within that accuracy, a counterexample only when clear and
+stable there and at twice the digits, otherwise unresolved.  Where arb cannot evaluate an
+expression at all (a function it is not asked to handle, a point that is not finite) the
 decision stands as before.
 
 All functions take the precision explicitly and use ``mpmath.workdps``; nothing here
@@ -365,7 +366,7 @@ def check_equal(ev: Evaluator, a: str, b: str, pts, mult=None):
             allowed = noise_p * scale_p
             gap = lambda flint, pt=pt: _equal_gap(ev, flint, a, b, pt, mult)  # noqa: E731
             q, ball = _guard(gap, ev.precision, allowed, ev.high)
-            if q != ev.precision:
+            if q is not None and q != ev.precision:
                 # digits were lost, so the scale read at p may be lost too ((e^a + 1)^2 - e^2a -
                 # 2 e^a reads 1e44, not 1, at a = 100): the tolerance comes from what the balls
                 # show the sides' sizes to be at least, and the point is guarded again with it
@@ -373,6 +374,7 @@ def check_equal(ev: Evaluator, a: str, b: str, pts, mult=None):
                 if least is not None and noise_p * least < allowed:
                     allowed = noise_p * least
                     q, ball = _guard(gap, ev.precision, allowed, ev.high)
+            if q != ev.precision:
                 guarded += 1
                 verdict, info = (("unresolved", None) if q is None else
                                  _equal_resolved(ev, a, b, pt, q, mult, allowed, ball))
@@ -546,7 +548,7 @@ def decide_order(op, diff_at, exact_zero):
         return verdict is True and b.lower() > 0
 
     q, ball = _guard(gap, p, allowed, diff_at.high, confirms)
-    if q != p:
+    if q is not None and q != p:  # (None: the cap did not cover them; a smaller tolerance needs more)
         # digits were lost, so the scale read at p may be lost too: the tolerance comes from
         # what the balls show the sides' sizes to be at least (as check_equal's)
         least = _least_scale(diff_at.sides, p) if hasattr(diff_at, "sides") else None

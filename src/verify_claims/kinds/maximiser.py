@@ -108,7 +108,7 @@ class MaximiserKind(Kind):
                         rivals.append(q)
             fstar_float = ev.float_at("f", star) if screen else None
             claimed_ball = _claimed_ball(ev, pt, wrt)
-            here, screened_here = 0, 0  # this parameter point's comparisons
+            here, screened_here, undecided_here = 0, 0, False  # this parameter point's comparisons
             for q in rivals:
                 q = {**pt, **{v: q[v] for v in wrt}}
                 try:
@@ -120,10 +120,10 @@ class MaximiserKind(Kind):
                     if cx is UNRESOLVED:
                         # the rivals the balls cannot decide are the ones that might beat the
                         # claimed point (the clearly worse ones are decided): the parameter
-                        # point as a whole is unresolved, its other comparisons not counted
+                        # point as a whole is unresolved, unless a later rival refutes it
                         unresolved_rivals += 1
-                        here = None
-                        break
+                        undecided_here = True
+                        continue
                     if cx is not None and claim.scope == "local":
                         cx = _vet_local(claim, settings, pt, cx)
                         if cx is None:  # a strict local maximum; the rival lies outside its basin
@@ -134,8 +134,8 @@ class MaximiserKind(Kind):
                     here += 1
                 except Undefined:
                     continue  # the objective may be undefined at a rival; that rival cannot win
-            if here is None:
-                unresolved += 1
+            if undecided_here:
+                unresolved += 1  # its other comparisons not counted
             else:
                 compared += here
                 screened += screened_here
