@@ -288,3 +288,31 @@ def test_maximiser_of_x_to_the_x_at_the_end_zero(at, holds):
         assert verify(claim, S).status in NOT_REFUTED
     else:
         _refuted(verify(claim, S), "a feasible point does better")
+
+
+# ---------------------------------------------------------------- root: a value accepted inside on lost digits
+# ONE + 1/2 is 3/2, and 1/2 at 50, 90 and 180 digits for a in [100, 110]: inside [0, 1]
+HALF_PAST = ONE + sp.Rational(1, 2)
+
+
+def test_root_value_inside_only_on_lost_digits_is_refuted_with_its_accurate_value():
+    claim = _root("root-lost-inside", x - HALF_PAST, HALF_PAST, sp.Interval(0, 1), BIG_A, unique=False)
+    for screen in (False, True):
+        assert _spot(claim, screen).verdict == "counterexample", screen
+    cx = _refuted(verify(claim, S), "root outside the interval")
+    raw = cx.get("raw", cx)
+    assert _near(raw["x"], 1.5) and "cancellation" in raw, cx
+
+
+def test_root_value_with_the_same_cancellation_inside_is_consistent():
+    claim = _root("root-lost-true", x - HALF_PAST, HALF_PAST, sp.Interval(1, 2), BIG_A, unique=False)
+    out = _spot(claim, screen=False)
+    assert out.verdict == "consistent" and out.evidence["unresolved_points"] == 0, out.evidence
+    assert verify(claim, S).status in NOT_REFUTED
+
+
+def test_root_value_past_the_guards_reach_is_not_checked():
+    claim = _root("root-lost-huge", x - HALF_PAST, HALF_PAST, sp.Interval(0, 1), HUGE_A, unique=False)
+    out = _spot(claim, screen=False)
+    assert out.verdict == "inconclusive" and out.evidence["unresolved_points"] == out.evidence["points"], out.evidence
+    assert verify(claim, S).status == "undecided"

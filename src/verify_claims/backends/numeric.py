@@ -50,7 +50,8 @@ from .evaluate import Undefined, compile_expr
 
 __all__ = ["NumericOutcome", "Evaluator", "Undefined", "fmt", "point_repr", "tol", "noise", "sample_points",
            "undefined_cx", "check_equal", "decide_order", "Diff", "check_order", "exactly_zero", "exact",
-           "residual_of", "SCREEN_EQUAL", "SCREEN_MARGIN", "vanishing_guarded", "ball_greater", "lost_note",
+           "residual_of", "SCREEN_EQUAL", "SCREEN_MARGIN", "vanishing_guarded", "ball_greater", "ball_in_interval",
+           "lost_note",
            "arb_point"]
 
 # a float value is trusted only where it is clearly fine: two sides equal to 1e-9 of their
@@ -649,6 +650,56 @@ def ball_greater(ev: Evaluator, gap_name: str, pt, size, dps: int):
                 lost = _lost_digits(gap, _arb_float(allowed.lower()))
             else:
                 lost = NOT_FINITE_STEP
+        q = _more_digits(q, lost, cap)
+        if q is None:
+            return "unresolved", cap
+
+
+def ball_in_interval(ev: Evaluator, name: str, pt, dps: int, interval, eps):
+    """Does ev[name] at `pt`, accepted at `dps` digits as lying in `interval` (a closed end
+    within eps, an open end strictly), lie there as far as its arb ball shows?  What a
+    Root asks of its claimed value: the value's formula can cancel (cosh(a)^2 - sinh(a)^2
+    + 1/2 is 1/2 at 50, 90 and 180 digits for a = 100, inside [0, 1]; it is 3/2).  Returns
+    (answer, q): "in" when the ball lies where the acceptance asks, or is accurate (its
+    radius within noise(dps) of its size) and straddles an end (a tie at that resolution,
+    as the acceptance decides one); "out" when the ball lies wholly where the acceptance
+    fails; None when arb cannot evaluate it (the acceptance stands); "unresolved" when
+    GUARD_CAP * high digits leave the ball too wide or not finite.  q: the digits at which
+    the ball decided."""
+    from .ball import compile_ball, exact_ball
+    args = arb_point(ev.symbols, pt)
+    q, cap = dps, GUARD_CAP * ev.high
+    ends = [(e, open_, side) for e, open_, side in ((interval.start, interval.left_open, -1),
+                                                     (interval.end, interval.right_open, 1)) if e.is_finite]
+    programs = [compile_ball(e, ()) for e, _, _ in ends]
+    if any(f is None for f in programs):
+        return None, q
+    while True:
+        with _arb_digits(q) as flint:
+            ball = ev.ball_at(name, args) if flint is not None else None
+            if ball is None:
+                return None, q
+            lost = NOT_FINITE_STEP
+            if ball.is_finite():
+                slack = exact_ball(eps)
+                inside, outside = True, False
+                for (_, open_, side), f in zip(ends, programs):
+                    end = f([])
+                    # the acceptance: v > end (open) or v >= end - eps (closed), mirrored at the top
+                    lo = ball if side < 0 else -ball
+                    bound = (end if side < 0 else -end) - (0 if open_ else slack)
+                    if not (lo > bound if open_ else lo >= bound):
+                        inside = False
+                    if (lo <= bound) if open_ else (lo < bound):
+                        outside = True
+                if inside:
+                    return "in", q
+                if outside:
+                    return "out", q
+                allowed = noise(dps) * max(mpmath.mpf(1), _arb_float(ball.abs_lower()))
+                lost = _lost_digits(ball, allowed)
+                if lost == 0:
+                    return "in", q
         q = _more_digits(q, lost, cap)
         if q is None:
             return "unresolved", cap

@@ -21,8 +21,8 @@ import sympy as sp
 
 from ..backends import smt
 from ..backends.definedness import defined
-from ..backends.numeric import (SCREEN_EQUAL, SCREEN_MARGIN, Evaluator, NumericOutcome, Undefined, fmt, point_repr,
-                                sample_points, tol, undefined_cx)
+from ..backends.numeric import (SCREEN_EQUAL, SCREEN_MARGIN, Evaluator, NumericOutcome, Undefined, ball_in_interval,
+                                fmt, lost_note, point_repr, sample_points, tol, undefined_cx)
 from ..backends.sampling import in_interval
 from ..backends.symbolic import CERTIFIED, PROVED, ProofOutcome, assume, prove_sign, short, weakest, zero_by
 from ..engine.goals import Found, Goal, certify_claim, domain_point, none_check, open_interval, solve_goal
@@ -66,7 +66,7 @@ class RootKind(Kind):
         ev = Evaluator(allsyms, exprs, settings.precision, screen=screen, domain=claim.domain)
         iv = claim.interval
         pts = sample_points(claim.domain, settings, rng)
-        screened = 0
+        screened, unresolved = 0, 0
         for pt in pts:
             p = dict(pt)
             p[x] = mpmath.mpf(0)
@@ -74,13 +74,19 @@ class RootKind(Kind):
                 screened += 1
                 continue
             cx = _root_cx(ev, claim, poly, pt, settings)
+            if cx is UNRESOLVED:
+                unresolved += 1
+                continue
             if cx is not None:
                 return NumericOutcome("counterexample", {"points": len(pts)}, cx, witness={"point": pt})
         evidence = {"points": len(pts), "digits": settings.precision,
                     "uniqueness": "polynomial roots" if poly is not None else
-                    ("sign changes on a grid" if claim.unique else "not claimed")}
+                    ("sign changes on a grid" if claim.unique else "not claimed"), "unresolved_points": unresolved}
         if screen:
             evidence["screened_in_floats"] = screened
+        if unresolved == len(pts):
+            why = "the claimed value lost more digits to cancellation than the check spends at every point (arb balls)"
+            return NumericOutcome("inconclusive", {**evidence, "inconclusive_at": {"explanation": why}})
         return NumericOutcome("consistent", evidence)
 
     def shrink_target(self, claim, settings, cx, outcome):
@@ -91,7 +97,8 @@ class RootKind(Kind):
         ev = Evaluator(allsyms, exprs, settings.precision, domain=claim.domain)
 
         def check(pt):
-            return _root_cx(ev, claim, poly, pt, settings)
+            got = _root_cx(ev, claim, poly, pt, settings)
+            return None if got is UNRESOLVED else got
 
         def exactly(point):
             value = sp.sympify(claim.value).xreplace(point)
@@ -161,6 +168,10 @@ class RootKind(Kind):
                              after=after)
 
 
+# a parameter point whose claimed value the arb balls could not place (_root_cx_at)
+UNRESOLVED = "unresolved"
+
+
 def _root_cx(ev, claim, poly, pt, settings):
     """The counterexample at a parameter point (the value does not solve the equation, lies
     outside the interval, another root lies in it, or it is undefined), or None."""
@@ -206,6 +217,21 @@ def _root_cx_at(ev, claim, poly, pt, p, settings):
         if not in_interval(v, iv) and not _near_interval(v, iv, settings.precision):
             return {"type": "root outside the interval", "point": point_repr(syms, pt), str(x): fmt(v),
                     "interval": str(iv)}
+    else:
+        # accepted as inside: as far as the value's arb ball shows (its formula can cancel
+        # at every precision the values were computed at)
+        eps = mpmath.mpf(10) ** (-(2 * settings.precision) // 3)
+        where, q = ball_in_interval(ev, "value", {**p, x: mpmath.mpf(0)}, settings.precision, iv, eps)
+        if where == "unresolved":
+            return UNRESOLVED
+        if where == "out":
+            at = max(q, 2 * ev.high)
+            q0 = {**p, x: mpmath.mpf(0)}
+            v, again = ev.at("value", q0, at), ev.at("value", q0, 2 * at)
+            if in_interval(v, iv) or _near_interval(v, iv, settings.precision) or abs(again - v) > abs(again) / 100:
+                return UNRESOLVED
+            return {"type": "root outside the interval", "point": point_repr(syms, pt), str(x): fmt(v),
+                    "interval": str(iv), "cancellation": lost_note(settings.precision, at, f"{2 * at} digits")}
     if claim.unique:
         others = _roots_in(ev, poly, p, x, iv, settings)
         near = _same_root(settings.precision)
