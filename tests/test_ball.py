@@ -177,6 +177,9 @@ def test_a_real_power_of_exactly_zero_is_a_ball():
         with pytest.raises(ArithmeticError):
             real_power(base, ex)
     assert real_power(flint.arb(4), flint.arb(3) / 2).contains(8)
+    # an exponent that is exactly an integer takes any base: (-1)**n at n = 3 (Range(1, 10, 2))
+    assert compile_ball((-1) ** x, (x,))([flint.arb(3)]) == -1
+    assert compile_ball(b ** x, (x, b))([flint.arb(-3), flint.arb(-2)]).contains(flint.arb(-1) / 8)
 
 
 def test_what_arb_is_not_asked_to_evaluate_is_no_program():

@@ -175,12 +175,17 @@ _SQRT = _monotone(lambda x: x.sqrt())
 
 
 def real_power(b, e):
-    """b**e for a real (non-integer) exponent ball e, as exp(e log b): a base that is not
-    certainly positive has no such ball.  Except a base of exactly 0, which the sampler
-    draws at a closed end (x**(3/2), x**x at x = 0): log 0 is not finite, the power is (0**e
-    is 0 for e > 0 and 1 for e = 0, as in mpmath), at every precision."""
+    """b**e for a real exponent ball e (not an integer constant), as exp(e log b): a base
+    that is not certainly positive has no such ball.  Except where the power is defined at
+    every precision and that formula is not: an exponent that is exactly an integer ((-1)**n
+    at n = 3), and a base of exactly 0, which the sampler draws at a closed end (x**(3/2),
+    x**x at x = 0; 0**e is 0 for e > 0 and 1 for e = 0, as in mpmath)."""
     if b > 0:
         return _finite((e * FUNCTIONS[sp.log](b)).exp())
+    if e.is_integer():  # exactly an integer, as (-1)**n at an integer n: a product, any base
+        man, exp = e.mid().man_exp()
+        n = int(man) << int(exp) if exp >= 0 else int(man) >> -int(exp)
+        return power_of(b, n) if n >= 0 else _finite(1 / power_of(b, -n))
     if b == 0 and e.is_finite():  # an arb equality holds only for the exact point
         if e > 0:
             return _flint().arb(0)
