@@ -204,11 +204,16 @@ def test_logs_under_an_integral_are_not_split_by_the_domains_facts():
     """The x bound by the integral is not the domain's x: 2 - x > 0 says nothing about it, and
     log((2 - x)**2) = 2 log(2 - x) is false for x in (2, 3]."""
     import sympy as sp
-    from verify_claims.backends.symbolic import Facts, zero_by
+    from verify_claims.backends.symbolic import FAST_STRATEGIES, Facts, zero_by
     x = sp.Symbol("x")
     e = sp.Integral(sp.log((2 - x) ** 2), (x, 0, 3)) - sp.Integral(2 * sp.log(2 - x), (x, 0, 3))
     facts = Facts(positive=(2 - x,))
-    assert zero_by(e, facts)[0] is None
+    # the strategies that split logs by the facts (the exp/log normal forms) and the rational
+    # ones; the cancel-based and slow ones spend their whole 4 s slices on an Integral here
+    # and prove nothing either way
+    quick = tuple(s for s in FAST_STRATEGIES if "cancel" not in s)
+    assert any(s.startswith("exp-log") for s in quick)
+    assert zero_by(e, facts, strategies=quick)[0] is None
 
 
 # ------------------------------------------------------------------ monotone pairing
