@@ -316,3 +316,30 @@ def test_root_value_past_the_guards_reach_is_not_checked():
     out = _spot(claim, screen=False)
     assert out.verdict == "inconclusive" and out.evidence["unresolved_points"] == out.evidence["points"], out.evidence
     assert verify(claim, S).status == "undecided"
+
+
+def test_root_uniqueness_is_checked_where_the_value_has_no_finite_ball():
+    # Max(0, ONE - 1)**(3/2) has no finite ball at any digits (a power of a base around 0):
+    # the value's acceptance stands as before, and so does the search for another root
+    v = sp.Rational(1, 2) + sp.Max(0, ONE - 1) ** sp.Rational(3, 2)  # = 1/2
+    wide = {a: sp.Interval(0, 110)}
+    false = _root("root-uniq-noball", (x - v) * (x - 2 + a / 50), v, sp.Interval(0, 1), wide)
+    _refuted(verify(false, S), "another root in the interval")
+    true = _root("root-uniq-noball-true", (x - v) * (x - 5), v, sp.Interval(0, 1), wide)
+    assert verify(true, S).status in NOT_REFUTED
+
+
+@pytest.mark.parametrize("end", [sp.Rational(1, 3), sp.pi, sp.Integer(1)])
+def test_root_value_just_below_a_non_binary_end_is_outside(end):
+    # 1e-18 below the end, 100 times the tolerance: the ends were kept at 15 digits (1/3 and pi
+    # there lie further below than that), so the value counted as inside
+    v = end - sp.Rational(1, 10 ** 18) * sp.sqrt(ONE)
+    _refuted(verify(_root(f"root-below-{end}", x - v, v, sp.Interval(end, 4), BIG_A), S), "root outside the interval")
+
+
+def test_root_at_an_irrational_closed_end_is_inside():
+    # pi at the value's 50 digits against pi at 60: within rounding of the closed end
+    claim = _root("root-pi", x - sp.pi, sp.pi, sp.Interval(0, sp.pi), {a: sp.Interval(0, 1)})
+    out = _spot(claim, screen=False)
+    assert out.verdict == "consistent", out.evidence
+    assert verify(claim, S).status in NOT_REFUTED

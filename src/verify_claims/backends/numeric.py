@@ -319,7 +319,7 @@ def _guard(gap, dps, allowed, high, accept=None):
     GUARD_CAP * high); None when even that does not cover the lost digits.  gap(flint) is
     the ball of the decided difference at arb's precision, or None."""
     cap = GUARD_CAP * high
-    q = dps
+    q, finite = dps, False
     while True:
         with _arb_digits(q) as flint:
             ball = gap(flint) if flint is not None else None
@@ -330,9 +330,13 @@ def _guard(gap, dps, allowed, high, accept=None):
             return (dps, None) if q == dps else (None, None)  # no ball at q: the lost digits stay unaccounted for
         if lost == 0:
             return q, ball
+        finite = finite or ball.is_finite()
         q = _more_digits(q, lost, cap)
         if q is None:
-            return None, None
+            # a ball that stayed finite but wide: unresolved; one that was never finite at
+            # any digits says nothing (Max(0, t)**(3/2) at t = 0 computed inexactly: no ball
+            # for a power of a base around 0), as where arb has no program
+            return (None, None) if finite else (dps, None)
 
 
 def _more_digits(q, lost, cap):
@@ -628,7 +632,7 @@ def ball_greater(ev: Evaluator, gap_name: str, pt, size, dps: int):
     everywhere); "unresolved" when even GUARD_CAP * high digits leave the ball too wide or
     not finite.  q: the digits at which the ball decided."""
     args = arb_point(ev.symbols, pt)
-    q, cap = dps, GUARD_CAP * ev.high
+    q, cap, finite = dps, GUARD_CAP * ev.high, False
     tol_dps, noise_dps = _tolerances(dps)
     while True:
         with _arb_digits(q) as flint:
@@ -642,6 +646,7 @@ def ball_greater(ev: Evaluator, gap_name: str, pt, size, dps: int):
             scale = least if least is not None and least > 1 else flint.arb(1)
             limit = tol_dps * scale
             if gap.is_finite():
+                finite = True
                 if gap.upper() <= limit:
                     return "no", q
                 allowed = noise_dps * scale
@@ -652,7 +657,7 @@ def ball_greater(ev: Evaluator, gap_name: str, pt, size, dps: int):
                 lost = NOT_FINITE_STEP
         q = _more_digits(q, lost, cap)
         if q is None:
-            return "unresolved", cap
+            return ("unresolved", cap) if finite else (None, dps)  # never finite: as no ball (see _guard)
 
 
 def ball_in_interval(ev: Evaluator, name: str, pt, dps: int, interval, eps):
@@ -668,10 +673,11 @@ def ball_in_interval(ev: Evaluator, name: str, pt, dps: int, interval, eps):
     the ball decided."""
     from .ball import compile_ball, exact_ball
     args = arb_point(ev.symbols, pt)
-    q, cap = dps, GUARD_CAP * ev.high
+    q, cap, finite = dps, GUARD_CAP * ev.high, False
     ends = [(e, open_, side) for e, open_, side in ((interval.start, interval.left_open, -1),
                                                      (interval.end, interval.right_open, 1)) if e.is_finite]
-    programs = [compile_ball(e, ()) for e, _, _ in ends]
+    with _arb_digits(cap):  # an end's constants (1/3, pi) made at the most digits asked, as ball_at's
+        programs = [compile_ball(e, ()) for e, _, _ in ends]
     if any(f is None for f in programs):
         return None, q
     while True:
@@ -681,6 +687,7 @@ def ball_in_interval(ev: Evaluator, name: str, pt, dps: int, interval, eps):
                 return None, q
             lost = NOT_FINITE_STEP
             if ball.is_finite():
+                finite = True
                 slack = exact_ball(eps)
                 inside, outside = True, False
                 for (_, open_, side), f in zip(ends, programs):
@@ -702,7 +709,7 @@ def ball_in_interval(ev: Evaluator, name: str, pt, dps: int, interval, eps):
                     return "in", q
         q = _more_digits(q, lost, cap)
         if q is None:
-            return "unresolved", cap
+            return ("unresolved", cap) if finite else (None, dps)  # never finite: as no ball (see _guard)
 
 
 @lru_cache(maxsize=64)

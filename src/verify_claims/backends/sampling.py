@@ -151,8 +151,11 @@ def _ends(st):
     if got is None:
         if len(_ENDS) > 4096:
             _ENDS.clear()
-        got = _ENDS[st] = (mpmath.mpf(sp.Float(st.start, 60)) if st.start.is_finite else None,
-                           mpmath.mpf(sp.Float(st.end, 60)) if st.end.is_finite else None)
+        # at 60 digits whatever the caller's precision: mpf() rounds to the working one, and
+        # an end of 1/3 kept at 15 digits let 1/3 - 1e-18 count as inside [1/3, 4]
+        with mpmath.workdps(60):
+            got = _ENDS[st] = (mpmath.mpf(sp.Float(st.start, 60)) if st.start.is_finite else None,
+                               mpmath.mpf(sp.Float(st.end, 60)) if st.end.is_finite else None)
     return got
 
 

@@ -222,16 +222,28 @@ def _root_cx_at(ev, claim, poly, pt, p, settings):
         # at every precision the values were computed at)
         eps = mpmath.mpf(10) ** (-(2 * settings.precision) // 3)
         where, q = ball_in_interval(ev, "value", {**p, x: mpmath.mpf(0)}, settings.precision, iv, eps)
-        if where == "unresolved":
-            return UNRESOLVED
         if where == "out":
             at = max(q, 2 * ev.high)
             q0 = {**p, x: mpmath.mpf(0)}
-            v, again = ev.at("value", q0, at), ev.at("value", q0, 2 * at)
-            if in_interval(v, iv) or _near_interval(v, iv, settings.precision) or abs(again - v) > abs(again) / 100:
-                return UNRESOLVED
-            return {"type": "root outside the interval", "point": point_repr(syms, pt), str(x): fmt(v),
-                    "interval": str(iv), "cancellation": lost_note(settings.precision, at, f"{2 * at} digits")}
+            v_at, again = ev.at("value", q0, at), ev.at("value", q0, 2 * at)
+            if in_interval(v_at, iv) or _near_interval(v_at, iv, settings.precision) or \
+                    abs(again - v_at) > abs(again) / 100:
+                where = "unresolved"
+            else:
+                return {"type": "root outside the interval", "point": point_repr(syms, pt), str(x): fmt(v_at),
+                        "interval": str(iv), "cancellation": lost_note(settings.precision, at, f"{2 * at} digits")}
+        if where == "unresolved":
+            # the value is not known well enough to tell another root from itself (a ball
+            # that stays wide; one never finite leaves the acceptance as it was, None)
+            return UNRESOLVED
+    return _other_root_cx(ev, claim, poly, pt, p, v, settings)
+
+
+def _other_root_cx(ev, claim, poly, pt, p, v, settings):
+    """For a unique root: another root of the equation in the interval, confirmed, as a
+    counterexample at the parameter point; else None."""
+    syms = claim.domain.symbols()
+    x, iv = claim.var, claim.interval
     if claim.unique:
         others = _roots_in(ev, poly, p, x, iv, settings)
         near = _same_root(settings.precision)
@@ -369,11 +381,14 @@ def _screen_point(ev, claim, poly, p, x, iv) -> bool:
 
 
 def _near_interval(v, iv, precision):
-    eps = mpmath.mpf(10) ** (-(2 * precision) // 3)
-    lo = mpmath.mpf(sp.Float(iv.start, 60)) if iv.start.is_finite else -mpmath.inf
-    hi = mpmath.mpf(sp.Float(iv.end, 60)) if iv.end.is_finite else mpmath.inf
-    return lo - eps <= v <= hi + eps and not (iv.left_open and abs(v - lo) <= eps) and not (
-        iv.right_open and abs(v - hi) <= eps)
+    # at the value's own digits: at mpmath's default 15, lo - eps rounds to lo (an integer
+    # end had no tolerance) and pi at 60 digits lies above pi at 50 (a true root refuted)
+    with mpmath.workdps(2 * precision + 20):
+        eps = mpmath.mpf(10) ** (-(2 * precision) // 3)
+        lo = mpmath.mpf(sp.Float(iv.start, 60)) if iv.start.is_finite else -mpmath.inf
+        hi = mpmath.mpf(sp.Float(iv.end, 60)) if iv.end.is_finite else mpmath.inf
+        return lo - eps <= v <= hi + eps and not (iv.left_open and abs(v - lo) <= eps) and not (
+            iv.right_open and abs(v - hi) <= eps)
 
 
 def _roots_in(ev, poly, p, x, iv, settings):
