@@ -343,3 +343,17 @@ def test_root_at_an_irrational_closed_end_is_inside():
     out = _spot(claim, screen=False)
     assert out.verdict == "consistent", out.evidence
     assert verify(claim, S).status in NOT_REFUTED
+
+
+@pytest.mark.parametrize("value, interval", [(HALF_PAST, sp.Interval(1, 2)),
+                                             (ONE / 2, sp.Interval(sp.Rational(1, 4), 1))])
+def test_root_value_outside_only_on_lost_digits_is_not_refuted(value, interval):
+    # at a = 1000 the value's formula is 0 at 50 and 140 digits (outside); its ball places it
+    # nowhere within the digits the check spends: unresolved, never a counterexample
+    claim = _root(f"root-lost-outside-{interval}", x - value, value, interval, HUGE_A)
+    out = _spot(claim, screen=False)
+    assert out.verdict == "inconclusive" and out.evidence["unresolved_points"] == out.evidence["points"], out.evidence
+    res = verify(claim, S)
+    assert res.status in NOT_REFUTED, (res.status, res.counterexample)
+    if res.status == "certified":  # the numbers' word on it, not "neither proved nor decided"
+        assert res.message.startswith("numeric check inconclusive"), res.message

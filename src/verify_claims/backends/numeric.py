@@ -27,8 +27,9 @@ what the decision assumed (``noise(precision)`` of the scale), or the ball is no
 mpmath with enough more digits to cover the lost ones (at most ``8 * high``): an equality
 or an order when it holds within that accuracy, a counterexample only when clear and
 stable there and at twice the digits, otherwise unresolved.  Where arb cannot evaluate an
-expression at all (a function it is not asked to handle, a point that is not finite) the
-decision stands as before.
+expression at all (a function it is not asked to handle, a point that is not finite), or
+its ball is finite at no digits up to that cap (a power of a base whose ball straddles 0),
+the decision stands as before.
 
 All functions take the precision explicitly and use ``mpmath.workdps``; nothing here
 changes mpmath's global context, and arb's (``flint.ctx.prec``) is restored after every use.
@@ -38,8 +39,8 @@ from __future__ import annotations
 
 import math
 from contextlib import contextmanager
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import mpmath
 import sympy as sp
@@ -51,8 +52,7 @@ from .evaluate import Undefined, compile_expr
 __all__ = ["NumericOutcome", "Evaluator", "Undefined", "fmt", "point_repr", "tol", "noise", "sample_points",
            "undefined_cx", "check_equal", "decide_order", "Diff", "check_order", "exactly_zero", "exact",
            "residual_of", "SCREEN_EQUAL", "SCREEN_MARGIN", "vanishing_guarded", "ball_greater", "ball_in_interval",
-           "lost_note",
-           "arb_point"]
+           "lost_note", "arb_point"]
 
 # a float value is trusted only where it is clearly fine: two sides equal to 1e-9 of their
 # size, or a strict order by a margin of 1e-6 of the operands' size (rounding and mild
@@ -628,9 +628,9 @@ def ball_greater(ev: Evaluator, gap_name: str, pt, size, dps: int):
     bound, never off lost values), or is accurate (its radius within noise(dps) of the
     scale) and does not lie wholly above it: a tie at that resolution, as the usual rules
     decide one; "yes" when an accurate ball lies wholly above it; None when arb cannot
-    evaluate the difference (no program: the caller's usual decision stands, as
-    everywhere); "unresolved" when even GUARD_CAP * high digits leave the ball too wide or
-    not finite.  q: the digits at which the ball decided."""
+    evaluate the difference (no program, or no finite ball at any digits up to the cap: the
+    caller's usual decision stands, as everywhere); "unresolved" when even GUARD_CAP * high
+    digits leave a finite ball too wide.  q: the digits at which the ball decided."""
     args = arb_point(ev.symbols, pt)
     q, cap, finite = dps, GUARD_CAP * ev.high, False
     tol_dps, noise_dps = _tolerances(dps)
@@ -661,16 +661,17 @@ def ball_greater(ev: Evaluator, gap_name: str, pt, size, dps: int):
 
 
 def ball_in_interval(ev: Evaluator, name: str, pt, dps: int, interval, eps):
-    """Does ev[name] at `pt`, accepted at `dps` digits as lying in `interval` (a closed end
-    within eps, an open end strictly), lie there as far as its arb ball shows?  What a
-    Root asks of its claimed value: the value's formula can cancel (cosh(a)^2 - sinh(a)^2
-    + 1/2 is 1/2 at 50, 90 and 180 digits for a = 100, inside [0, 1]; it is 3/2).  Returns
+    """Does ev[name] at `pt` lie in `interval` as a Root's acceptance asks (a closed end
+    within eps, an open end strictly), as far as its arb ball shows, whatever its values at
+    `dps` digits said?  What a Root asks of its claimed value: the value's formula can
+    cancel (cosh(a)^2 - sinh(a)^2 + 1/2 is 1/2 at 50, 90 and 180 digits for a = 100, inside
+    [0, 1]; it is 3/2).  Returns
     (answer, q): "in" when the ball lies where the acceptance asks, or is accurate (its
     radius within noise(dps) of its size) and straddles an end (a tie at that resolution,
     as the acceptance decides one); "out" when the ball lies wholly where the acceptance
-    fails; None when arb cannot evaluate it (the acceptance stands); "unresolved" when
-    GUARD_CAP * high digits leave the ball too wide or not finite.  q: the digits at which
-    the ball decided."""
+    fails; None when arb cannot evaluate it (no program, or no finite ball at any digits up to
+    the cap: the acceptance stands); "unresolved" when GUARD_CAP * high digits leave a
+    finite ball too wide.  q: the digits at which the ball decided."""
     from .ball import compile_ball, exact_ball
     args = arb_point(ev.symbols, pt)
     q, cap, finite = dps, GUARD_CAP * ev.high, False

@@ -344,6 +344,9 @@ def _combine_certificate(cert: Certificate, status, method, message, counterexam
                     f"ENGINE CONFLICT: certified ({cert.method}) but the numeric check found a "
                     "counterexample; report this as a bug", numeric.counterexample)
         note = "" if numeric.verdict == "consistent" else message
+        if note.startswith("neither proved nor decided numerically"):
+            # the numbers' word on a claim the certificate establishes (not "neither ... nor")
+            note = "numeric check inconclusive" + note[len("neither proved nor decided numerically"):]
         return Status.CERTIFIED, f"certified ({cert.method})", note, None
     if cert.verdict == "refuted":
         if proof.status is not None:

@@ -210,17 +210,23 @@ def _root_cx_at(ev, claim, poly, pt, p, settings):
         scale = max(1, abs(v), ev.at("terms", p, 2 * ev.high))
         if abs(r) > tol(settings.precision) * scale:
             return {"type": "not a root", "point": point_repr(syms, pt), str(x): fmt(v), "residual": fmt(r, 6)}
+    # the value's place as far as its arb ball shows: its formula can cancel at every
+    # precision the values are computed at, inside (cosh(a)^2 - sinh(a)^2 + 1/2 is 1/2, in
+    # [0, 1]) or outside (the same at a = 1000 is 0, outside [1, 2], where 3/2 lies)
+    eps = mpmath.mpf(10) ** (-(2 * settings.precision) // 3)
     if not in_interval(v, iv) and not _near_interval(v, iv, settings.precision):
         if not precise:
             v, precise = recompute(), True
             p[x] = v
         if not in_interval(v, iv) and not _near_interval(v, iv, settings.precision):
-            return {"type": "root outside the interval", "point": point_repr(syms, pt), str(x): fmt(v),
-                    "interval": str(iv)}
+            where, _ = ball_in_interval(ev, "value", {**p, x: mpmath.mpf(0)}, settings.precision, iv, eps)
+            if where == "unresolved":
+                return UNRESOLVED
+            if where != "in":
+                return {"type": "root outside the interval", "point": point_repr(syms, pt), str(x): fmt(v),
+                        "interval": str(iv)}
+            # inside by its ball: the values were wrong; the other roots are looked for as usual
     else:
-        # accepted as inside: as far as the value's arb ball shows (its formula can cancel
-        # at every precision the values were computed at)
-        eps = mpmath.mpf(10) ** (-(2 * settings.precision) // 3)
         where, q = ball_in_interval(ev, "value", {**p, x: mpmath.mpf(0)}, settings.precision, iv, eps)
         if where == "out":
             at = max(q, 2 * ev.high)
@@ -381,8 +387,9 @@ def _screen_point(ev, claim, poly, p, x, iv) -> bool:
 
 
 def _near_interval(v, iv, precision):
-    # at the value's own digits: at mpmath's default 15, lo - eps rounds to lo (an integer
-    # end had no tolerance) and pi at 60 digits lies above pi at 50 (a true root refuted)
+    # at the value's own digits: at mpmath's default 15, lo - eps and hi + eps round to the
+    # ends rounded to 15 digits (an integer end had no tolerance, and pi rounded there lies
+    # below pi at the value's 50 digits: a true root refuted as outside [0, pi])
     with mpmath.workdps(2 * precision + 20):
         eps = mpmath.mpf(10) ** (-(2 * precision) // 3)
         lo = mpmath.mpf(sp.Float(iv.start, 60)) if iv.start.is_finite else -mpmath.inf
