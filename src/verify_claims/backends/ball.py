@@ -144,10 +144,11 @@ def compile_ball(e, syms):
     has a function arb is not asked to evaluate here.  Raises _NotFinite at run time.
 
     Compiled to Python source with one temporary per distinct subexpression, as the mpmath
-    programs are (evaluate.py): the objectives of Section 4 repeat their terms, and a tree
-    walked node by node evaluated each repetition again (the accuracy guard evaluates
+    programs are (evaluate.py): the bundled paper's objectives repeat their terms, and a
+    tree walked node by node evaluated each repetition again (the accuracy guard evaluates
     every rival of a maximiser).  The same arb operations in the same order: the balls are
-    the ones the tree gave."""
+    the ones the tree gave wherever it gave a finite one (power_of and real_power give balls
+    where it gave none)."""
     try:
         return _BallGen(syms).program(sp.sympify(e))
     except _Unsupported:

@@ -502,9 +502,9 @@ def _does_better(ev, params, pt, star, fstar, q, wrt, settings, claimed_ball=Non
     and again at 2p + 10 against the claimed point computed afresh at 2 (2p + 10) digits (a
     cancellation in its formula can move the first, see _claimed_again).  But both values
     can lose their digits to cancellation, and then agree on a wrong answer at every
-    precision: so where arb can evaluate them, the balls decide (numeric.ball_greater,
-    against `claimed_ball`, the objective at the claimed point as one ball of the
-    parameters, _claimed_ball), and a rival they find better is reported with its values
+    precision: so where arb can evaluate them, the balls decide (numeric.ball_greater on
+    GAIN, f - f at the claimed point as one expression, with `claimed_ball`, f at the
+    claimed point, for the tolerance's scale), and a rival they find better is reported with its values
     computed afresh at 2p + 10 digits (or at the digits the balls needed) and stable at
     twice those.  The report shows the recomputed point."""
     p = settings.precision
@@ -518,7 +518,7 @@ def _does_better(ev, params, pt, star, fstar, q, wrt, settings, claimed_ball=Non
     if answer == "no":
         return None
     if answer == "unresolved":
-        ev.at("f", q, p)  # an objective undefined at the rival (no finite ball at any digits): that rival cannot win
+        ev.at("f", q, p)  # raises Undefined for an objective undefined at the rival: that rival cannot win
         return UNRESOLVED
     at = max(digits, ev.high)
     star, fs, fq, worse = _difference_at(ev, params, pt, q, wrt, settings, at)
@@ -549,7 +549,8 @@ def _better_cx(params, pt, wrt, star, fs, q, fq) -> dict:
 
 def _evaluator(claim, settings, screen=False) -> Evaluator:
     """The objective "f" and the claimed point's coordinates "at[v]" over parameters + wrt;
-    and, for the accuracy guard only, the objective at the claimed point (_claimed_ball)."""
+    and, as balls only, the objective at the claimed point (CLAIMED, _claimed_ball) and
+    the objective minus it (GAIN, what a rival is decided on)."""
     wrt = tuple(claim.wrt)
     obj = objective(claim)
     exprs = {"f": obj, **{f"at[{v}]": claim.at[v] for v in wrt}}
@@ -577,8 +578,8 @@ def _at_claimed(obj, claim):
 
 def _claimed_ball(ev, pt, wrt):
     """() -> the objective at the claimed point as an arb ball of the parameter point pt at
-    arb's current precision (None where arb cannot), kept per precision: the ball the
-    guard compares every rival of pt with."""
+    arb's current precision (None where arb cannot), kept per precision: the scale of the
+    tolerance every rival of pt is compared with."""
     args = arb_point(ev.symbols, {**pt, **{v: 0 for v in wrt}})
     kept = {}
 
