@@ -357,3 +357,31 @@ def test_root_value_outside_only_on_lost_digits_is_not_refuted(value, interval):
     assert res.status in NOT_REFUTED, (res.status, res.counterexample)
     if res.status == "certified":  # the numbers' word on it, not "neither proved nor decided"
         assert res.message.startswith("numeric check inconclusive"), res.message
+
+
+# ---------------------------------------------------------------- maximiser: a claimed point feasible on lost digits
+
+def test_maximiser_claimed_point_feasible_only_on_lost_digits_is_refuted():
+    # x maximised over [0, 1] at HALF_PAST = 3/2 (1/2 at 50 and 140 digits): outside, and
+    # better than every rival, so only its feasibility refutes it
+    claim = _max("max-feasible-lost", HALF_PAST, sp.Interval(0, 1), objective=x)
+    for screen in (False, True):
+        assert _spot(claim, screen).verdict == "counterexample", screen
+    cx = _refuted(verify(claim, S), "claimed maximiser is infeasible")
+    raw = cx.get("raw", cx)
+    assert _near(raw["x"], 1.5) and "cancellation" in raw, cx
+    true = _max("max-feasible-true", ONE, sp.Interval(0, 1), objective=x)  # 1, at the closed end
+    out = _spot(true, screen=False)
+    assert out.verdict == "consistent" and out.evidence["unresolved_points"] == 0, out.evidence
+
+
+def test_maximiser_claimed_point_outside_a_where_relation_only_on_lost_digits_is_refuted():
+    y = sp.Symbol("y")
+    quarter = ONE / 2 + sp.Rational(1, 4)  # 3/4 (1/4 at 50 and 140 digits): x + y = 3/2 > 1
+    claim = Maximiser(id="max-where-lost", title="t", ref="1", objective=x + y, wrt=[x, y], at={x: quarter, y: quarter},
+                      over={x: sp.Interval(0, 1), y: sp.Interval(0, 1)}, over_where=[x + y <= 1], domain=BIG_A)
+    _refuted(verify(claim, S), "claimed maximiser is infeasible")
+    half = ONE / 2  # 1/2 each: on the relation's boundary, feasible
+    true = Maximiser(id="max-where-true", title="t", ref="1", objective=x + y, wrt=[x, y], at={x: half, y: half},
+                     over={x: sp.Interval(0, 1), y: sp.Interval(0, 1)}, over_where=[x + y <= 1], domain=BIG_A)
+    assert verify(true, S).status in NOT_REFUTED

@@ -17,8 +17,8 @@ import sympy as sp
 
 from ..backends.definedness import defined
 from ..backends.functions import nonsmooth
-from ..backends.numeric import (Evaluator, NumericOutcome, Undefined, arb_point, ball_greater, fmt, lost_note,
-                                point_repr, sample_points, screen_order, tol, undefined_cx)
+from ..backends.numeric import (Evaluator, NumericOutcome, Undefined, arb_point, ball_greater, ball_in_interval, fmt,
+                                lost_note, point_repr, sample_points, screen_order, tol, undefined_cx)
 from ..backends.sampling import holds, in_interval, where_values
 from ..backends.symbolic import (CERTIFIED, Facts, ProofOutcome, assume, is_linear, prove_sign, short, with_ends,
                                  zero_by)
@@ -83,6 +83,27 @@ class MaximiserKind(Kind):
                     if where == "edge":
                         unresolved += 1
                         continue
+                else:
+                    # feasible as far as the claimed point's arb balls show (its formula can
+                    # cancel at every precision: cosh(a)^2 - sinh(a)^2 + 1/2 is 1/2 in [0, 1])
+                    where = _feasible_by_balls(ev, claim, feasible, pt, settings)
+                    if where == "unresolved":
+                        unresolved += 1
+                        continue
+                    if where == "out":
+                        try:
+                            star, where = _claimed_again(ev, feasible, pt, wrt, settings)
+                        except Undefined:
+                            unresolved += 1
+                            continue
+                        if where != "no":  # the balls and the values disagree: not decided here
+                            unresolved += 1
+                            continue
+                        return NumericOutcome("counterexample", {"parameter_points": len(pts)},
+                                              {**_infeasible_cx(params, pt, star, wrt),
+                                               "cancellation": lost_note(settings.precision, 2 * ev.high,
+                                                                         f"{ev.high} digits (feasibility)")},
+                                              witness={"point": pt})
                 fstar = ev.at("f", star, settings.precision)
             except Undefined as exc:
                 # within rounding of the boundary, or a complex residue of a cancellation the
@@ -547,6 +568,37 @@ def _better_cx(params, pt, wrt, star, fs, q, fq) -> dict:
             "better": {str(v): fmt(q[v]) for v in wrt}, "objective(better)": fmt(fq)}
 
 
+def _feasible_by_balls(ev, claim, feasible, pt, settings):
+    """"in", "out", "unresolved" or None (no balls): does the claimed point, as arb balls of
+    the parameter point pt, lie in the feasible set's intervals and satisfy its order
+    relations, within the tolerance _feasibility allows a value at p digits?"""
+    p = settings.precision
+    at_zero = {**pt, **{v: mpmath.mpf(0) for v in claim.wrt}}
+    eps = mpmath.mpf(10) ** (-(2 * p) // 3)
+    answers = []
+    for name, interval in _feasibility_balls(claim, feasible):
+        ends = [e for e in (interval.start, interval.end) if e.is_finite]
+        size = max([mpmath.mpf(1)] + [abs(mpmath.mpf(sp.Float(e, 30))) for e in ends])
+        answers.append(ball_in_interval(ev, name, at_zero, p, interval, eps * size)[0])
+    if "out" in answers:
+        return "out"
+    if "unresolved" in answers:
+        return "unresolved"
+    return "in" if answers and all(a == "in" for a in answers) else None
+
+
+def _feasibility_balls(claim, feasible):
+    """[(ball name, interval)]: each claimed coordinate with its interval, each order
+    relation of the feasible set as lhs - rhs with the half-line it must lie on."""
+    out = [(f"claimed[{v}]", feasible.sets[v]) for v in claim.wrt if isinstance(feasible.sets[v], sp.Interval)]
+    for i, rel in enumerate(feasible.where):
+        if isinstance(rel, (sp.StrictLessThan, sp.LessThan)):
+            out.append((f"where[{i}]", sp.Interval(-sp.oo, 0, True, isinstance(rel, sp.StrictLessThan))))
+        elif isinstance(rel, (sp.StrictGreaterThan, sp.GreaterThan)):
+            out.append((f"where[{i}]", sp.Interval(0, sp.oo, isinstance(rel, sp.StrictGreaterThan), True)))
+    return out
+
+
 def _evaluator(claim, settings, screen=False) -> Evaluator:
     """The objective "f" and the claimed point's coordinates "at[v]" over parameters + wrt;
     and, as balls only, the objective at the claimed point (CLAIMED, _claimed_ball) and
@@ -555,9 +607,15 @@ def _evaluator(claim, settings, screen=False) -> Evaluator:
     obj = objective(claim)
     exprs = {"f": obj, **{f"at[{v}]": claim.at[v] for v in wrt}}
     ev = Evaluator(claim.domain.symbols() + wrt, exprs, settings.precision, screen=screen, domain=claim.domain)
-    at_claimed = _at_claimed(obj, claim)
+    coords = _claimed_coordinates(claim)
+    at_claimed = obj.xreplace(coords)
     ev.add_ball(CLAIMED, at_claimed)
     ev.add_ball(GAIN, obj - at_claimed)  # one expression: the terms both share cancel in sympy
+    for v in wrt:
+        ev.add_ball(f"claimed[{v}]", coords[v])
+    for i, rel in enumerate(derived(claim, "feasible set", claim.feasible).where):
+        if isinstance(rel, sp.core.relational.Relational):
+            ev.add_ball(f"where[{i}]", (rel.lhs - rel.rhs).xreplace(coords))
     return ev
 
 
@@ -565,15 +623,15 @@ CLAIMED = "f at the claimed point"
 GAIN = "f - f at the claimed point"
 
 
-def _at_claimed(obj, claim):
-    """The objective at the claimed point, as an expression of the parameters: the wrt
-    variables replaced in order as _claimed computes them (one not yet computed is 0)."""
+def _claimed_coordinates(claim) -> dict:
+    """The claimed point's coordinates as expressions of the parameters: the wrt variables
+    replaced in order as _claimed computes them (one not yet computed is 0)."""
     def build():
         done = {}
         for v in claim.wrt:
             done[v] = sp.sympify(claim.at[v]).xreplace({**{w: sp.Integer(0) for w in claim.wrt}, **done})
-        return obj.xreplace(done)
-    return derived(claim, "objective at the claimed point", build)
+        return done
+    return derived(claim, "claimed coordinates", build)
 
 
 def _claimed_ball(ev, pt, wrt):
