@@ -385,3 +385,29 @@ def test_maximiser_claimed_point_outside_a_where_relation_only_on_lost_digits_is
     true = Maximiser(id="max-where-true", title="t", ref="1", objective=x + y, wrt=[x, y], at={x: half, y: half},
                      over={x: sp.Interval(0, 1), y: sp.Interval(0, 1)}, over_where=[x + y <= 1], domain=BIG_A)
     assert verify(true, S).status in NOT_REFUTED
+
+
+# ---------------------------------------------------------------- irrational interval ends
+
+def test_irrational_interval_ends_are_taken_not_an_error():
+    """An end such as sqrt(2) or log 2 was a TypeError (sympy's Float and mpmath's mpf take
+    no such number) in the sampler, the feasibility test and the interval backend."""
+    from verify_claims import Identity
+    from verify_claims.backends.interval import _rational_end
+    r2 = sp.sqrt(2)
+    lo, hi = _rational_end(r2, "f"), _rational_end(r2, "c")
+    assert lo < hi and lo ** 2 < 2 < hi ** 2
+    ident = Identity(id="irr-identity", title="t", ref="1", lhs=(x + 1) ** 2, rhs=x ** 2 + 2 * x + 1,
+                     domain={x: sp.Interval(0, r2)})
+    assert verify(ident, S).status == "proved"
+    root = _root("irr-root", x ** 2 - 2, r2, sp.Interval(0, r2), {a: sp.Interval(1, 2)})
+    assert verify(root, S).status in NOT_REFUTED
+    wrong_root = _root("irr-root-wrong", x ** 2 - 3, sp.sqrt(3), sp.Interval(0, r2), {a: sp.Interval(1, 2)})
+    _refuted(verify(wrong_root, S), "root outside the interval")
+    at_end = Maximiser(id="irr-max", title="t", ref="1", objective=a * x, wrt=x, at={x: r2},
+                       over={x: sp.Interval(0, r2)}, domain={a: sp.Interval(1, 2)})
+    assert verify(at_end, S).status in NOT_REFUTED
+    # claimed at the lower end log 2 (within rounding of it): decided, and beaten by e
+    wrong = Maximiser(id="irr-max-wrong", title="t", ref="1", objective=a * x, wrt=x, at={x: sp.log(2)},
+                      over={x: sp.Interval(sp.log(2), sp.E)}, domain={a: sp.Interval(1, 2)})
+    _refuted(verify(wrong, S), "a feasible point does better")

@@ -393,9 +393,19 @@ def _width(s, a, b, root):
 
 
 def _rational_end(r, rounding: str):
-    """An exact rational interval end as a double, rounded down ("f") or up ("c")."""
-    r = sp.Rational(r)
-    return mpmath.mpf(mpmath.libmp.from_rational(int(r.p), int(r.q), 53, rounding))
+    """An interval end as a double, rounded down ("f") or up ("c"): exactly from a rational
+    end; outward from its arb ball for another real number (sqrt(2), log 2: the box then
+    holds the declared set, and a little more)."""
+    r = sp.sympify(r)
+    if r.is_Rational:
+        return mpmath.mpf(mpmath.libmp.from_rational(int(r.p), int(r.q), 53, rounding))
+    from .ball import arb_to_mpf, compile_ball
+    prog = compile_ball(r, ())
+    if prog is None:
+        raise Undefined(f"an interval end arb cannot enclose: {r}")
+    ball = prog([])
+    end = arb_to_mpf(ball.lower() if rounding == "f" else ball.upper())
+    return mpmath.mpf(mpmath.libmp.mpf_pos(end._mpf_, 53, rounding))
 
 
 def _split(bx, root=None):

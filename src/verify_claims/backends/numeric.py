@@ -187,7 +187,7 @@ class Evaluator:
                     if isinstance(st, sp.Interval) and s in self.symbols:
                         for e in (st.start, st.end):
                             if e.is_finite:
-                                ends.append((self.symbols.index(s), s, mpmath.mpf(sp.Float(e, 60)), float(e)))
+                                ends.append((self.symbols.index(s), s, sampling.end_value(e), float(e)))
             self._ends = ends
         args = []
         for s in self.symbols:

@@ -13,6 +13,7 @@ point 1e-20 from an end is represented exactly enough to evaluate there.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 import mpmath
 import sympy as sp
@@ -21,7 +22,7 @@ from mpmath.libmp import fzero, from_float, from_int, mpf_add, mpf_mul, mpf_neg,
 from ..model.domain import DeclarationError, Domain
 from .evaluate import Undefined, compile_expr
 
-__all__ = ["sample", "contains", "where_values", "holds", "in_interval"]
+__all__ = ["sample", "contains", "where_values", "holds", "in_interval", "end_value"]
 
 
 def sample(domain: Domain, n: int, rng: random.Random, dps: int, max_tries: int = 200, edges: bool = True):
@@ -151,12 +152,20 @@ def _ends(st):
     if got is None:
         if len(_ENDS) > 4096:
             _ENDS.clear()
-        # at 60 digits whatever the caller's precision: mpf() rounds to the working one, and
-        # an end of 1/3 kept at 15 digits let 1/3 - 1e-18 count as inside [1/3, 4]
-        with mpmath.workdps(60):
-            got = _ENDS[st] = (mpmath.mpf(sp.Float(st.start, 60)) if st.start.is_finite else None,
-                               mpmath.mpf(sp.Float(st.end, 60)) if st.end.is_finite else None)
+        got = _ENDS[st] = (end_value(st.start) if st.start.is_finite else None,
+                           end_value(st.end) if st.end.is_finite else None)
     return got
+
+
+@lru_cache(maxsize=4096)
+def end_value(e):
+    """A finite end of a declared set (or any real number sympy can evaluate) as an mpf of
+    60 digits, whatever the caller's precision: mpf() rounds to the working one (an end of
+    1/3 kept at 15 digits let 1/3 - 1e-18 count as inside [1/3, 4]), and sympy's Float
+    takes no sqrt(2), log 2 or exp(1002) (a TypeError for such an end).  Kept per end: the
+    feasibility of every rival asks again."""
+    with mpmath.workdps(60):
+        return mpmath.mpf(sp.N(e, 60))
 
 
 _SIMPLE = [sp.Integer(0), sp.Integer(1), sp.Rational(1, 2), sp.Integer(2), sp.Integer(-1), sp.Rational(1, 4),

@@ -15,7 +15,7 @@ import sympy as sp
 from ..backends.evaluate import real_value
 from ..backends.numeric import (SCREEN_MARGIN, Evaluator, NumericOutcome, Undefined, check_equal, fmt,
                                 noise, point_repr, residual_of, sample_points, tol, undefined_cx)
-from ..backends.sampling import contains, in_interval
+from ..backends.sampling import contains, end_value, in_interval
 from ..backends.symbolic import (CERTIFIED, PROVED, ProofOutcome, assume, facts_with_ends, prove_sign, short, weakest,
                                  zero_by_then_ends)
 from ..model.domain import Domain
@@ -288,7 +288,7 @@ def _follows_cx(ev, domain, given, then, pt, s_, root):
     if again is None or not in_interval(again, st) or abs(again - root) > near * max(1, abs(root)):
         return None
     for end, open_ in ((st.start, st.left_open), (st.end, st.right_open)):
-        if open_ and end.is_finite and abs(again - mpmath.mpf(sp.Float(end, 60))) <= near * max(1, abs(float(end))):
+        if open_ and end.is_finite and abs(again - end_value(end)) <= near * max(1, abs(float(end))):
             return None
     q[s_] = again
     try:

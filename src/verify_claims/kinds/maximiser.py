@@ -19,7 +19,7 @@ from ..backends.definedness import defined
 from ..backends.functions import nonsmooth
 from ..backends.numeric import (Evaluator, NumericOutcome, Undefined, arb_point, ball_greater, ball_in_interval, fmt,
                                 lost_note, point_repr, sample_points, screen_order, tol, undefined_cx)
-from ..backends.sampling import holds, in_interval, where_values
+from ..backends.sampling import end_value, holds, in_interval, where_values
 from ..backends.symbolic import (CERTIFIED, Facts, ProofOutcome, assume, is_linear, prove_sign, short, with_ends,
                                  zero_by)
 from ..backends.interval import Curve
@@ -64,8 +64,10 @@ class MaximiserKind(Kind):
             try:
                 _claimed(ev, star, wrt, settings)
                 where = _feasibility(feasible, star, wrt, settings.precision)
-                if where == "edge":
-                    # within rounding of the boundary (e.g. 1 - 1e-400000): not resolvable here
+                if where == "edge" and _feasible_by_balls(ev, claim, feasible, pt, settings) != "in":
+                    # within rounding of the boundary (e.g. 1 - 1e-400000), and the balls do not
+                    # place it within the tolerance either (they do a claimed log 2 at the end
+                    # log 2): not resolvable here
                     unresolved += 1
                     continue
                 if where == "no":
@@ -578,7 +580,7 @@ def _feasible_by_balls(ev, claim, feasible, pt, settings):
     answers = []
     for name, interval in _feasibility_balls(claim, feasible):
         ends = [e for e in (interval.start, interval.end) if e.is_finite]
-        size = max([mpmath.mpf(1)] + [abs(mpmath.mpf(sp.Float(e, 30))) for e in ends])
+        size = max([mpmath.mpf(1)] + [abs(end_value(e)) for e in ends])
         answers.append(ball_in_interval(ev, name, at_zero, p, interval, eps * size)[0])
     if "out" in answers:
         return "out"
@@ -666,15 +668,15 @@ def _feasibility_at(feasible: Domain, pt, wrt, precision) -> str:
         if not isinstance(st, sp.Interval):
             members = list(st) if isinstance(st, sp.FiniteSet) or st.size.is_finite else None
             if members is not None:
-                gaps = [abs(pt[v] - mpmath.mpf(sp.Float(m, 60))) for m in members]
+                gaps = [abs(pt[v] - end_value(m)) for m in members]
                 if min(gaps) > tol * max(1, abs(pt[v])):
                     return "no"
             elif not mpmath.isint(mpmath.nint(pt[v])) or abs(pt[v] - mpmath.nint(pt[v])) > tol:
                 return "no"
             continue
         if isinstance(st, sp.Interval) and not in_interval(pt[v], st):
-            lo = mpmath.mpf(sp.Float(st.start, 60)) if st.start.is_finite else -mpmath.inf
-            hi = mpmath.mpf(sp.Float(st.end, 60)) if st.end.is_finite else mpmath.inf
+            lo = end_value(st.start) if st.start.is_finite else -mpmath.inf
+            hi = end_value(st.end) if st.end.is_finite else mpmath.inf
             if lo - tol * max(1, abs(lo)) <= pt[v] <= hi + tol * max(1, abs(hi)):
                 edge = True
             else:

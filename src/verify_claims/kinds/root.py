@@ -23,7 +23,7 @@ from ..backends import smt
 from ..backends.definedness import defined
 from ..backends.numeric import (SCREEN_EQUAL, SCREEN_MARGIN, Evaluator, NumericOutcome, Undefined, ball_in_interval,
                                 fmt, lost_note, point_repr, sample_points, tol, undefined_cx)
-from ..backends.sampling import in_interval
+from ..backends.sampling import end_value, in_interval
 from ..backends.symbolic import CERTIFIED, PROVED, ProofOutcome, assume, prove_sign, short, weakest, zero_by
 from ..engine.goals import Found, Goal, certify_claim, domain_point, none_check, open_interval, solve_goal
 from ..model.domain import Domain
@@ -392,8 +392,8 @@ def _near_interval(v, iv, precision):
     # below pi at the value's 50 digits: a true root refuted as outside [0, pi])
     with mpmath.workdps(2 * precision + 20):
         eps = mpmath.mpf(10) ** (-(2 * precision) // 3)
-        lo = mpmath.mpf(sp.Float(iv.start, 60)) if iv.start.is_finite else -mpmath.inf
-        hi = mpmath.mpf(sp.Float(iv.end, 60)) if iv.end.is_finite else mpmath.inf
+        lo = end_value(iv.start) if iv.start.is_finite else -mpmath.inf
+        hi = end_value(iv.end) if iv.end.is_finite else mpmath.inf
         return lo - eps <= v <= hi + eps and not (iv.left_open and abs(v - lo) <= eps) and not (
             iv.right_open and abs(v - hi) <= eps)
 
@@ -414,8 +414,8 @@ def _roots_in(ev, poly, p, x, iv, settings):
     # bracket excepted: whatever its bisection gives is compared with the value, and
     # confirmed by the caller if it is distinct from it).  Every point returned is only a
     # candidate: the caller confirms it as a root (_is_root) before reporting it
-    lo = mpmath.mpf(sp.Float(iv.start, 60)) if iv.start.is_finite else mpmath.mpf(-1e6)
-    hi = mpmath.mpf(sp.Float(iv.end, 60)) if iv.end.is_finite else mpmath.mpf(1e6)
+    lo = end_value(iv.start) if iv.start.is_finite else mpmath.mpf(-1e6)
+    hi = end_value(iv.end) if iv.end.is_finite else mpmath.mpf(1e6)
     grid = [lo + (hi - lo) * mpmath.mpf(i) / 400 for i in range(1, 400)]
     args = ev.float_args({**p, x: grid[0]})
     xi = ev.symbols.index(x)
@@ -458,8 +458,8 @@ def _poly_roots(ev, poly, p, x, iv, settings, dps):
         coeffs.pop(0)
     if not coeffs:
         # the equation vanishes identically here: every point of the interval is a root
-        lo = mpmath.mpf(sp.Float(iv.start, 60)) if iv.start.is_finite else mpmath.mpf(-1)
-        hi = mpmath.mpf(sp.Float(iv.end, 60)) if iv.end.is_finite else lo + 2
+        lo = end_value(iv.start) if iv.start.is_finite else mpmath.mpf(-1)
+        hi = end_value(iv.end) if iv.end.is_finite else lo + 2
         return [lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3]
     if len(coeffs) <= 1:
         return []
