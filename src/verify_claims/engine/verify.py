@@ -343,10 +343,9 @@ def _combine_certificate(cert: Certificate, status, method, message, counterexam
             return (Status.ERROR, "engine conflict",
                     f"ENGINE CONFLICT: certified ({cert.method}) but the numeric check found a "
                     "counterexample; report this as a bug", numeric.counterexample)
-        note = "" if numeric.verdict == "consistent" else message
-        if note.startswith("neither proved nor decided numerically"):
-            # the numbers' word on a claim the certificate establishes (not "neither ... nor")
-            note = "numeric check inconclusive" + note[len("neither proved nor decided numerically"):]
+        # inconclusive numbers: their word on a claim the certificate establishes
+        why = numeric.evidence.get("inconclusive_at", {}).get("explanation", "")
+        note = "" if numeric.verdict == "consistent" else "numeric check inconclusive" + (f": {why}" if why else "")
         return Status.CERTIFIED, f"certified ({cert.method})", note, None
     if cert.verdict == "refuted":
         if proof.status is not None:

@@ -63,49 +63,14 @@ class MaximiserKind(Kind):
             star = dict(pt)
             try:
                 _claimed(ev, star, wrt, settings)
-                where = _feasibility(feasible, star, wrt, settings.precision)
-                if where == "edge" and _feasible_by_balls(ev, claim, feasible, pt, settings) != "in":
-                    # within rounding of the boundary (e.g. 1 - 1e-400000), and the balls do not
-                    # place it within the tolerance either (they do a claimed log 2 at the end
-                    # log 2): not resolvable here
+                verdict, got = _claimed_feasible(ev, claim, feasible, pt, star, settings)
+                if verdict == "unresolved":
                     unresolved += 1
                     continue
-                if where == "no":
-                    # infeasible at p + 20 digits: so it must be at 2 (2p + 10) too, else the
-                    # recomputed point (a cancellation moved the first) is the one compared;
-                    # defined at p + 20 digits, undefined there: the precisions disagree
-                    try:
-                        star, where = _claimed_again(ev, feasible, pt, wrt, settings)
-                    except Undefined:
-                        unresolved += 1
-                        continue
-                    if where == "no":
-                        return NumericOutcome("counterexample", {"parameter_points": len(pts)},
-                                              _infeasible_cx(params, pt, star, wrt), witness={"point": pt})
-                    if where == "edge":
-                        unresolved += 1
-                        continue
-                else:
-                    # feasible as far as the claimed point's arb balls show (its formula can
-                    # cancel at every precision: cosh(a)^2 - sinh(a)^2 + 1/2 is 1/2 in [0, 1])
-                    where = _feasible_by_balls(ev, claim, feasible, pt, settings)
-                    if where == "unresolved":
-                        unresolved += 1
-                        continue
-                    if where == "out":
-                        try:
-                            star, where = _claimed_again(ev, feasible, pt, wrt, settings)
-                        except Undefined:
-                            unresolved += 1
-                            continue
-                        if where != "no":  # the balls and the values disagree: not decided here
-                            unresolved += 1
-                            continue
-                        return NumericOutcome("counterexample", {"parameter_points": len(pts)},
-                                              {**_infeasible_cx(params, pt, star, wrt),
-                                               "cancellation": lost_note(settings.precision, 2 * ev.high,
-                                                                         f"{ev.high} digits (feasibility)")},
-                                              witness={"point": pt})
+                if verdict == "infeasible":
+                    return NumericOutcome("counterexample", {"parameter_points": len(pts)}, got,
+                                          witness={"point": pt})
+                star = got
                 fstar = ev.at("f", star, settings.precision)
             except Undefined as exc:
                 # within rounding of the boundary, or a complex residue of a cancellation the
@@ -568,6 +533,45 @@ def _better_cx(params, pt, wrt, star, fs, q, fq) -> dict:
     return {"type": "a feasible point does better", "point": point_repr(params, pt),
             "claimed": {str(v): fmt(star[v]) for v in wrt}, "objective(claimed)": fmt(fs),
             "better": {str(v): fmt(q[v]) for v in wrt}, "objective(better)": fmt(fq)}
+
+
+def _claimed_feasible(ev, claim, feasible, pt, star, settings):
+    """The claimed point `star` (computed at p + 20 digits) judged: ("feasible", the point
+    to compare, recomputed where a cancellation moved it), ("unresolved", None), or
+    ("infeasible", the counterexample)."""
+    params, wrt = claim.domain.symbols(), claim.wrt
+    where = _feasibility(feasible, star, wrt, settings.precision)
+    if where == "no":
+        # infeasible at p + 20 digits: so it must be at 2 (2p + 10) too, else the recomputed
+        # point (a cancellation moved the first) is the one compared; defined at p + 20
+        # digits, undefined there: the precisions disagree
+        try:
+            star, where = _claimed_again(ev, feasible, pt, wrt, settings)
+        except Undefined:
+            return "unresolved", None
+        if where == "no":
+            return "infeasible", _infeasible_cx(params, pt, star, wrt)
+        return ("unresolved", None) if where == "edge" else ("feasible", star)
+    # feasible as far as the claimed point's arb balls show (its formula can cancel at every
+    # precision: cosh(a)^2 - sinh(a)^2 + 1/2 is 1/2 in [0, 1])
+    balls = _feasible_by_balls(ev, claim, feasible, pt, settings)
+    if where == "edge" and balls != "in":
+        # within rounding of the boundary (e.g. 1 - 1e-400000), and the balls do not place it
+        # within the tolerance either (they do a claimed log 2 at the end log 2)
+        return "unresolved", None
+    if balls == "unresolved":
+        return "unresolved", None
+    if balls == "out":
+        try:
+            again, where = _claimed_again(ev, feasible, pt, wrt, settings)
+        except Undefined:
+            return "unresolved", None
+        if where != "no":  # the balls and the values disagree: not decided here
+            return "unresolved", None
+        return "infeasible", {**_infeasible_cx(params, pt, again, wrt),
+                              "cancellation": lost_note(settings.precision, 2 * ev.high,
+                                                        f"{ev.high} digits (feasibility)")}
+    return "feasible", star
 
 
 def _feasible_by_balls(ev, claim, feasible, pt, settings):

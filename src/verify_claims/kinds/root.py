@@ -214,12 +214,13 @@ def _root_cx_at(ev, claim, poly, pt, p, settings):
     # precision the values are computed at, inside (cosh(a)^2 - sinh(a)^2 + 1/2 is 1/2, in
     # [0, 1]) or outside (the same at a = 1000 is 0, outside [1, 2], where 3/2 lies)
     eps = mpmath.mpf(10) ** (-(2 * settings.precision) // 3)
+    params_only = {**p, x: mpmath.mpf(0)}  # the value depends on the parameters alone
     if not in_interval(v, iv) and not _near_interval(v, iv, settings.precision):
         if not precise:
             v, precise = recompute(), True
             p[x] = v
         if not in_interval(v, iv) and not _near_interval(v, iv, settings.precision):
-            where, _ = ball_in_interval(ev, "value", {**p, x: mpmath.mpf(0)}, settings.precision, iv, eps)
+            where, _ = ball_in_interval(ev, "value", params_only, settings.precision, iv, eps)
             if where == "unresolved":
                 return UNRESOLVED
             if where != "in":
@@ -227,11 +228,10 @@ def _root_cx_at(ev, claim, poly, pt, p, settings):
                         "interval": str(iv)}
             # inside by its ball: the values were wrong; the other roots are looked for as usual
     else:
-        where, q = ball_in_interval(ev, "value", {**p, x: mpmath.mpf(0)}, settings.precision, iv, eps)
+        where, q = ball_in_interval(ev, "value", params_only, settings.precision, iv, eps)
         if where == "out":
             at = max(q, 2 * ev.high)
-            q0 = {**p, x: mpmath.mpf(0)}
-            v_at, again = ev.at("value", q0, at), ev.at("value", q0, 2 * at)
+            v_at, again = ev.at("value", params_only, at), ev.at("value", params_only, 2 * at)
             if in_interval(v_at, iv) or _near_interval(v_at, iv, settings.precision) or \
                     abs(again - v_at) > abs(again) / 100:
                 where = "unresolved"
