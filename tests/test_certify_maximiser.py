@@ -368,3 +368,60 @@ def test_the_monotone_reduction_comes_after_ball_and_before_interval(monkeypatch
     ran.clear()
     G.solve_goal(g, ["symbolic", "smt", "interval"], time.process_time() + 10, G.none_check)
     assert ran[:3] == ["smt", "symbolic", "monotone"] and ran[-1] == "interval"
+
+
+# ------------------------------------------------------------------ minors falsified first
+def _minor_attempts(monkeypatch):
+    """The labels of the Hessian minors whose sign sympy was asked to prove."""
+    import verify_claims.kinds.maximiser as M
+    asked, real = [], M.prove_sign
+
+    def counting(e, want, facts, trace=None, at=None):
+        if at and at.startswith("minor"):
+            asked.append(at)
+        return real(e, want, facts, trace, at=at)
+    monkeypatch.setattr(M, "prove_sign", counting)
+    return asked
+
+
+def test_a_minor_the_balls_show_without_its_sign_is_not_given_to_sympy(monkeypatch):
+    # -x^2 + x^4 / 2 at x = 0: a strict local maximum, but f'' = -2 + 6 x^2 > 0 for |x| > 0.58,
+    # so "concave on the whole of [-1, 1]" is false: not attempted, and said why; the second
+    # order condition at the point (f''(0) = -2 < 0) is still proved by sympy
+    asked = _minor_attempts(monkeypatch)
+    m = maxi(-a * x ** 2 + x ** 4 / 2, (x,), {x: 0}, {x: sp.Interval(-1, 1)}, {a: sp.Interval(1, 2)},
+             scope="local")
+    res = verify(m, S)
+    assert res.status == "certified" and "first and second order" in res.method
+    assert asked == ["minor 1 at the point"]
+    note = res.evidence["symbolic"]["second_order"]
+    assert "minor 1 is not negative at" in note and "arb ball" in note, note
+
+
+def test_a_concave_objective_is_still_proved_strictly_concave(monkeypatch):
+    # the probe never stands in the way of a true sign: -x^2 - y^2 - a x^4 is concave everywhere
+    asked = _minor_attempts(monkeypatch)
+    # (two variables: one would be certified by z3's route A before the prover)
+    m = maxi(-x ** 2 - y ** 2 - a * x ** 4, (x, y), {x: 0, y: 0}, {x: sp.Interval(-1, 1), y: sp.Interval(-1, 1)},
+             {a: sp.Interval(1, 2)})
+    res = verify(m, S)
+    assert res.status == "certified" and "strictly concave" in res.method, res.method
+    assert asked == ["minor 1", "minor 2"]
+
+
+def test_sign_violation_decides_by_balls_only():
+    from verify_claims.backends.numeric import sign_violation
+    from verify_claims.model.domain import Domain
+    dom = Domain({x: sp.Interval(-1, 1), a: sp.Interval(1, 2)}, ())
+    pt = sign_violation(-a + 3 * x ** 2, "negative", dom, S, "t")
+    assert pt is not None and 3 * pt[x] ** 2 >= pt[a]
+    assert sign_violation(-a - x ** 2, "negative", dom, S, "t") is None
+    # strict and weak signs: x^2 is 0 at x = 0 (a simple point the sampler draws)
+    assert sign_violation(x ** 2, "positive", dom, S, "t") is not None
+    assert sign_violation(x ** 2, "nonnegative", dom, S, "t") is None
+    # cosh^2 - sinh^2 = 1 loses every digit at 30 digits for a in [60, 80] (its values there
+    # are 0 or 1e52-sized noise): the balls straddle 0 and never falsify the true sign
+    big = Domain({a: sp.Interval(60, 80)}, ())
+    assert sign_violation(sp.cosh(a) ** 2 - sp.sinh(a) ** 2, "positive", big, S, "t") is None
+    # a symbol the domain does not declare, or a function arb is not asked to take: no probe
+    assert sign_violation(-a + 3 * y ** 2, "negative", dom, S, "t") is None

@@ -52,7 +52,7 @@ from .evaluate import Undefined, compile_expr
 __all__ = ["NumericOutcome", "Evaluator", "Undefined", "fmt", "point_repr", "tol", "noise", "sample_points",
            "undefined_cx", "check_equal", "decide_order", "Diff", "check_order", "exactly_zero", "exact",
            "residual_of", "SCREEN_EQUAL", "SCREEN_MARGIN", "vanishing_guarded", "ball_greater", "ball_in_interval",
-           "lost_note", "arb_point"]
+           "lost_note", "arb_point", "sign_violation"]
 
 # a float value is trusted only where it is clearly fine: two sides equal to 1e-9 of their
 # size, or a strict order by a margin of 1e-6 of the operands' size (rounding and mild
@@ -658,6 +658,49 @@ def ball_greater(ev: Evaluator, gap_name: str, pt, size, dps: int):
         q = _more_digits(q, lost, cap)
         if q is None:
             return ("unresolved", cap) if finite else (None, dps)  # never finite: as no ball (see _guard)
+
+
+# points at which a sign a prover is about to attempt is first tried against the numbers
+SIGN_PROBE_POINTS = 60
+
+
+def sign_violation(expr, want: str, domain, settings, key: str):
+    """A point of `domain` where expr certainly lacks the sign `want` ("positive",
+    "negative", "nonnegative", "nonpositive"): its arb ball lies wholly on the wrong side of
+    0 (or on 0, for a strict sign).  No proof of that sign can then exist, and none needs to
+    be attempted: falsify first, as for the claims themselves, here for a sufficient
+    condition a kind tries on the way (a maximiser's Hessian minors over its whole feasible
+    set, where the claim is only a local one).  Only the balls decide, never rounded values,
+    so a true sign is never given up; a ball that straddles 0, or one arb cannot form, says
+    nothing.  SIGN_PROBE_POINTS seeded points (from the settings' seed and `key`, apart from
+    the claim's own draws), at the working precision.  None where no point shows it."""
+    import random
+
+    syms = tuple(sorted(expr.free_symbols, key=str))
+    if any(s not in domain.sets for s in syms):
+        return None
+    prog = _compile_ball(expr, syms)
+    if prog is None:
+        return None
+    try:
+        pts = sampling.sample(domain, SIGN_PROBE_POINTS, random.Random(f"{settings.seed}:{key}"),
+                              settings.precision + 20)
+    except Exception:  # noqa: BLE001 - an empty or unsamplable domain: no evidence either way
+        return None
+    wrong = {"positive": lambda b: b <= 0, "nonnegative": lambda b: b < 0,
+             "negative": lambda b: b >= 0, "nonpositive": lambda b: b > 0}[want]
+    with _arb_digits(settings.precision):
+        for pt in pts:
+            args = arb_point(syms, pt)
+            if args is None:
+                continue
+            try:
+                ball = prog(args)
+            except (ArithmeticError, ValueError, TypeError):
+                continue
+            if ball.is_finite() and wrong(ball):
+                return pt
+    return None
 
 
 def ball_in_interval(ev: Evaluator, name: str, pt, dps: int, interval, eps):
