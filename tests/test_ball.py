@@ -121,6 +121,38 @@ def test_an_even_power_of_a_ball_around_zero_is_a_finite_enclosure():
         compile_ball(1 / (x - 1) ** 2, (x,))([near_one])
 
 
+def test_a_root_of_a_base_nonnegative_by_its_form_has_a_ball_around_zero():
+    """Max(0, t)^(3/2), sqrt(|t|), Max(0, t)^b near t = 0: arb's max(0, t) and |t| of a
+    ball around 0 reach just below 0, where sqrt and exp(b log t) are nan at every
+    precision, so the accuracy guard had nothing to decide with.  The base is >= 0 by its
+    form: the ball is cut at 0, [0, hi^e], which encloses every value."""
+    import flint
+    around = flint.arb(0, 1e-20)
+    # (the values over t in [-1e-20, 1e-20] fill [low, high])
+    for expr, low, high in ((sp.Max(0, x) ** sp.Rational(3, 2), 0, 1e-30), (sp.sqrt(sp.Abs(x)), 0, 1e-10),
+                            (sp.Max(0, x) ** b, 0, 1e-30), (1 + sp.sqrt(sp.Max(x, 0) + x ** 2), 1, 1 + 1e-10)):
+        got = compile_ball(expr, (x, b))([around, flint.arb(1.5)])
+        assert got.is_finite() and got.contains(low) and got.contains(low + 0.99 * (high - low)), (expr, got)
+        assert got.upper() <= low + 1.01 * (high - low), (expr, got)
+    # a base not known >= 0 is not cut: t^(3/2) of a ball around 0 has no ball (t may be < 0)
+    with pytest.raises(ArithmeticError):
+        compile_ball(x ** sp.Rational(3, 2), (x,))([around])
+    # nor an exponent not certainly > 0 (0^b is 1 at b = 0 and infinite below)
+    with pytest.raises(ArithmeticError):
+        compile_ball(sp.Max(0, x) ** b, (x, b))([around, flint.arb(0, 1)])
+    # where the base's ball lies above 0 nothing changes
+    pos = flint.arb("0.25")
+    assert compile_ball(sp.Max(0, x) ** sp.Rational(3, 2), (x,))([pos]).contains(flint.arb("0.125"))
+
+
+def test_nonnegative_form():
+    from verify_claims.backends.ball import nonnegative_form
+    assert all(nonnegative_form(e) for e in (sp.Max(0, x), sp.Max(x, sp.Abs(b)), x ** 2, sp.exp(x) * (x - b) ** 4,
+                                            sp.Min(sp.Abs(x), 3) + sp.sqrt(sp.Max(0, b)), sp.Integer(2)))
+    assert not any(nonnegative_form(e) for e in (x, sp.Max(x, b), sp.Min(0, x), x ** 3, x - 1, -sp.Abs(x),
+                                                 sp.log(x), sp.Integer(-1)))
+
+
 @pytest.mark.parametrize("expr", [
     -(x - sp.cosh(r) ** 2 + sp.sinh(r) ** 2) ** 2,
     sp.log(x) + sp.sqrt(b) / x ** 3 - sp.exp(2) * x,

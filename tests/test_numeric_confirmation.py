@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 import sympy as sp
 
-from verify_claims import Maximiser, Root
+from verify_claims import Identity, Maximiser, Ref, Root
 from verify_claims.engine.verify import verify
 from verify_claims.run.settings import Settings
 
@@ -318,9 +318,24 @@ def test_root_value_past_the_guards_reach_is_not_checked():
     assert verify(claim, S).status == "undecided"
 
 
-def test_root_uniqueness_is_checked_where_the_value_has_no_finite_ball():
-    # Max(0, ONE - 1)**(3/2) has no finite ball at any digits (a power of a base around 0):
-    # the value's acceptance stands as before, and so does the search for another root
+def test_a_power_of_a_base_nonnegative_by_its_form_is_decided_by_its_ball():
+    # Max(0, 1 - ONE)^(3/2) is 0; at 30 digits 1 - ONE is noise of either sign. Its ball had
+    # no finite value at any digits (arb's max(0, t) of a ball around 0 reaches below 0), so
+    # the values alone decided: now the ball, cut at 0, decides with the digits it needs
+    claim = Identity(id="nonneg-base", title="t", ref=Ref("1"), lhs=sp.Max(0, 1 - ONE) ** sp.Rational(3, 2),
+                     rhs=1, domain={a: sp.Interval(230, 240)})
+    cx = _refuted(verify(claim, S), "values differ")
+    raw = cx.get("raw", cx)
+    assert _near(raw["lhs"], 0) and "arb ball" in raw.get("cancellation", ""), cx
+    true = Identity(id="nonneg-base-true", title="t", ref=Ref("1"), lhs=sp.sqrt(sp.Abs(1 - ONE)) + a, rhs=a,
+                    domain={a: sp.Interval(230, 240)})
+    out = _spot(true, screen=False)
+    assert out.verdict == "consistent" and out.evidence["unresolved_points"] == 0, out.evidence
+
+
+def test_root_uniqueness_is_checked_where_the_value_is_a_power_of_a_base_around_zero():
+    # Max(0, ONE - 1)**(3/2): a power of a base whose ball lies around 0 (cut at 0, as it is
+    # >= 0 by its form): the value's acceptance, and the search for another root
     v = sp.Rational(1, 2) + sp.Max(0, ONE - 1) ** sp.Rational(3, 2)  # = 1/2
     wide = {a: sp.Interval(0, 110)}
     false = _root("root-uniq-noball", (x - v) * (x - 2 + a / 50), v, sp.Interval(0, 1), wide)

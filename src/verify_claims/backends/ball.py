@@ -195,7 +195,66 @@ def real_power(b, e):
     raise _NotFinite()
 
 
+def _nonnegative_part(b):
+    """For a ball b enclosing a value known to be >= 0 by the expression's form (Max(0, t),
+    |t|, t^2): b's end above 0, or None when b lies wholly at or above 0 (nothing to cut).
+    The cut is sound because every value b stands for that the expression can take is >= 0;
+    arb's own max(0, t) and |t| of a ball around 0 reach just below 0 (a radius rounded up),
+    where a square root or a real power is nan at every precision."""
+    if b >= 0:
+        return None
+    if not b.is_finite() or b.upper() < 0:
+        raise _NotFinite()  # a ball wholly below 0 for a value >= 0: arb lost it, no enclosure
+    return b.upper()
+
+
+def sqrt_nonnegative(b):
+    """sqrt(b) for a base known >= 0 (see _nonnegative_part): [0, sqrt(upper end)] where b
+    reaches below 0."""
+    hi = _nonnegative_part(b)
+    if hi is None:
+        return _SQRT(b)
+    return _finite(_flint().arb.union(_flint().arb(0), hi.sqrt()))
+
+
+def power_nonnegative(b, e):
+    """b**e for a base known >= 0 and a real exponent (see _nonnegative_part): for e > 0,
+    v**e lies between 0 and hi**e for every v in [0, hi] (increasing in v), at every e of its
+    ball; an exponent not certainly above 0 has no such bound near a base of 0."""
+    hi = _nonnegative_part(b)
+    if hi is None:
+        return real_power(b, e)
+    if not e > 0:
+        raise _NotFinite()
+    flint = _flint()
+    top = real_power(hi, e) if hi > 0 else flint.arb(0)
+    return _finite(flint.arb.union(flint.arb(0), top))
+
+
+def nonnegative_form(e) -> bool:
+    """Is e >= 0 at every real point by its form alone (not by what its symbols are
+    assumed to be): Max with a nonnegative argument, Min, sums and products of nonnegative
+    parts, |t|, even powers, exp, sqrt, nonnegative numbers."""
+    if e.is_number:
+        return bool(e.is_real and e.is_nonnegative)
+    if isinstance(e, sp.Abs):
+        return True
+    if isinstance(e, sp.Max):
+        return any(nonnegative_form(a) for a in e.args)
+    if isinstance(e, (sp.Min, sp.Add, sp.Mul)):
+        return all(nonnegative_form(a) for a in e.args)
+    if isinstance(e, sp.exp):
+        return True
+    if isinstance(e, sp.Pow):
+        ex = e.exp
+        if ex.is_Integer and int(ex) % 2 == 0:
+            return True
+        return nonnegative_form(e.base)
+    return False
+
+
 _HELPERS = {"P": power_of, "FIN": _finite, "SQ": _SQRT, "RP": real_power, "AB": _abs_ball,
+            "SQN": sqrt_nonnegative, "RPN": power_nonnegative,
             "MAX": _min_max("max"), "MIN": _min_max("min")}
 
 
@@ -289,11 +348,14 @@ class _BallGen:
             if ex.is_Integer:
                 n = int(ex)
                 return f"P({b}, {n})" if n >= 0 else f"FIN(1 / P({b}, {-n}))"
+            # a base >= 0 by its form (Max(0, t)**(3/2)) is cut at 0 where its ball reaches
+            # below it: otherwise such a power has no finite ball at any digits near 0
+            sq, rp = ("SQN", "RPN") if nonnegative_form(e.base) else ("SQ", "RP")
             if ex == sp.S.Half:
-                return f"SQ({b})"
+                return f"{sq}({b})"
             if ex == -sp.S.Half:
-                return f"FIN(1 / SQ({b}))"
-            return f"RP({b}, {parts[1]})"
+                return f"FIN(1 / {sq}({b}))"
+            return f"{rp}({b}, {parts[1]})"
         if isinstance(e, sp.Abs):
             return f"AB({parts[0]})"
         if isinstance(e, (sp.Max, sp.Min)):
