@@ -38,6 +38,7 @@ changes mpmath's global context, and arb's (``flint.ctx.prec``) is restored afte
 from __future__ import annotations
 
 import math
+import random
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -674,8 +675,6 @@ def sign_violation(expr, want: str, domain, settings, key: str):
     so a true sign is never given up; a ball that straddles 0, or one arb cannot form, says
     nothing.  SIGN_PROBE_POINTS seeded points (from the settings' seed and `key`, apart from
     the claim's own draws), at the working precision.  None where no point shows it."""
-    import random
-
     syms = tuple(sorted(expr.free_symbols, key=str))
     if any(s not in domain.sets for s in syms):
         return None
