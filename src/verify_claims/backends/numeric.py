@@ -28,7 +28,8 @@ mpmath with enough more digits to cover the lost ones (at most ``8 * high``): an
 or an order when it holds within that accuracy, a counterexample only when clear and
 stable there and at twice the digits, otherwise unresolved.  Where arb cannot evaluate an
 expression at all (a function it is not asked to handle, a point that is not finite), or
-its ball is finite at no digits up to that cap (a power of a base whose ball straddles 0),
+its ball is finite at no digits up to that cap (a power of a base of no known sign whose
+ball straddles 0),
 the decision stands as before.
 
 All functions take the precision explicitly and use ``mpmath.workdps``; nothing here
@@ -335,8 +336,9 @@ def _guard(gap, dps, allowed, high, accept=None):
         q = _more_digits(q, lost, cap)
         if q is None:
             # a ball that stayed finite but wide: unresolved; one that was never finite at
-            # any digits says nothing (Max(0, t)**(3/2) at t = 0 computed inexactly: no ball
-            # for a power of a base around 0), as where arb has no program
+            # any digits says nothing (t**(3/2) with t's ball around 0 and t of no known sign:
+            # no ball for such a power; a base >= 0 by its form is cut at 0, see ball.py), as
+            # where arb has no program
             return (None, None) if finite else (dps, None)
 
 

@@ -586,7 +586,7 @@ def _feasible_by_balls(ev, claim, feasible, pt, settings):
     relations, within the tolerance _feasibility allows a value at p digits?"""
     p = settings.precision
     at_zero = {**pt, **{v: mpmath.mpf(0) for v in claim.wrt}}
-    eps = mpmath.mpf(10) ** (-(2 * p) // 3)
+    eps = tol(p)
     answers = []
     for name, interval in _feasibility_balls(claim, feasible):
         ends = [e for e in (interval.start, interval.end) if e.is_finite]

@@ -213,7 +213,7 @@ def _root_cx_at(ev, claim, poly, pt, p, settings):
     # the value's place as far as its arb ball shows: its formula can cancel at every
     # precision the values are computed at, inside (cosh(a)^2 - sinh(a)^2 + 1/2 is 1/2, in
     # [0, 1]) or outside (the same at a = 1000 is 0, outside [1, 2], where 3/2 lies)
-    eps = mpmath.mpf(10) ** (-(2 * settings.precision) // 3)
+    eps = tol(settings.precision)
     params_only = {**p, x: mpmath.mpf(0)}  # the value depends on the parameters alone
     if not in_interval(v, iv) and not _near_interval(v, iv, settings.precision):
         if not precise:
@@ -391,7 +391,7 @@ def _near_interval(v, iv, precision):
     # ends rounded to 15 digits (an integer end had no tolerance, and pi rounded there lies
     # below pi at the value's 50 digits: a true root refuted as outside [0, pi])
     with mpmath.workdps(2 * precision + 20):
-        eps = mpmath.mpf(10) ** (-(2 * precision) // 3)
+        eps = tol(precision)
         lo = end_value(iv.start) if iv.start.is_finite else -mpmath.inf
         hi = end_value(iv.end) if iv.end.is_finite else mpmath.inf
         return lo - eps <= v <= hi + eps and not (iv.left_open and abs(v - lo) <= eps) and not (
