@@ -217,6 +217,7 @@ def _drawer(st):
     prec, rnd = mpmath.mp._prec_rounding
     flo, fhi = _ends(st)
     make = mpmath.mp.make_mpf
+    edge_draw = _edge_drawer(st, flo, fhi)
     if flo is not None and fhi is not None:
         # flo + (fhi - flo) * mpf(u), each operation rounded as mpf's operators round it
         flo_, fhi_ = flo._mpf_, fhi._mpf_
@@ -225,7 +226,7 @@ def _drawer(st):
 
         def draw(rng, edge):
             if edge:
-                return _sample_set(st, rng, True)
+                return edge_draw(rng)
             x_ = mpf_add(flo_, mpf_mul(width_, from_float(rng.random()), prec, rnd), prec, rnd)
             if x_ == flo_ and lo_open or x_ == fhi_ and hi_open:  # normalised: equal values, equal tuples
                 return (flo + fhi) / 2
@@ -234,7 +235,7 @@ def _drawer(st):
 
     def draw_unbounded(rng, edge):
         if edge:
-            return _sample_set(st, rng, True)
+            return edge_draw(rng)
         if rng.random() < 0.5:
             mag_ = mpf_pow(_TEN, from_float(rng.uniform(-4, 4)), prec, rnd)
         else:
@@ -250,6 +251,55 @@ def _drawer(st):
 
 
 _TEN, _HALF = from_int(10), from_float(0.5)
+_SIDES = ("lo", "hi")
+# rng.choice over these indices draws what rng.choice(_EDGE_GAPS) draws (choice takes
+# _randbelow(len(seq))), and names the gap by its place in the table below
+_GAP_AT = tuple(range(len(_EDGE_GAPS)))
+_EDGE_TABLES: dict = {}
+
+
+def _edge_drawer(st, flo, fhi):
+    """draw(rng) -> _sample_set(st, rng, True) for an interval: the point pressed against
+    an end, from the same draws of `rng`.  The ten points it can be (an end's side by a
+    gap, _edge_point) are worked out once per interval and working precision: a quarter
+    of all points are edge points, and their arithmetic in mpmath's high-level numbers
+    was most of the sampler's time on them."""
+    key = (st, mpmath.mp.prec)
+    table = _EDGE_TABLES.get(key)
+    if table is None:
+        if len(_EDGE_TABLES) > 4096:
+            _EDGE_TABLES.clear()
+        table = _EDGE_TABLES[key] = tuple(tuple(_edge_point(side, gap, flo, fhi) for gap in _EDGE_GAPS)
+                                          for side in _SIDES)
+    lo_closed, hi_closed = not st.left_open, not st.right_open
+    lo_points, hi_points = table
+
+    def draw(rng):
+        side = rng.choice(_SIDES)
+        at = rng.choice(_GAP_AT)
+        if side == "lo":
+            if flo is not None and lo_closed and rng.random() < 0.3:
+                return flo
+            return lo_points[at]
+        if fhi is not None and hi_closed and rng.random() < 0.3:
+            return fhi
+        return hi_points[at]
+    return draw
+
+
+def _edge_point(side, gap, flo, fhi):
+    """The point `gap` inside the end on `side` (of the interval's width, at most 1), or,
+    for an infinite end, 1/gap beyond the finite end (or 0) towards it."""
+    if side == "lo" and flo is not None:
+        width = (fhi - flo) if fhi is not None else mpmath.mpf(1)
+        return flo + gap * min(width, 1)
+    if side == "hi" and fhi is not None:
+        width = (fhi - flo) if flo is not None else mpmath.mpf(1)
+        return fhi - gap * min(width, 1)
+    big = 1 / gap
+    if side == "hi" or flo is not None:
+        return (flo if flo is not None else 0) + big
+    return (fhi if fhi is not None else 0) - big
 
 
 def _sample_set(st, rng: random.Random, edge: bool):
@@ -268,23 +318,13 @@ def _sample_set(st, rng: random.Random, edge: bool):
         return mpmath.mpf(int(start + k * step))
     flo, fhi = _ends(st)
     if edge:
-        side = rng.choice(["lo", "hi"])
-        gap = rng.choice(_EDGE_GAPS)
-        if side == "lo" and flo is not None:
-            if not st.left_open and rng.random() < 0.3:
-                return flo
-            width = (fhi - flo) if fhi is not None else mpmath.mpf(1)
-            return flo + gap * min(width, 1)
-        if side == "hi" and fhi is not None:
-            if not st.right_open and rng.random() < 0.3:
-                return fhi
-            width = (fhi - flo) if flo is not None else mpmath.mpf(1)
-            return fhi - gap * min(width, 1)
-        # an infinite end: press towards it with a large magnitude beyond the finite end
-        big = 1 / gap
-        if side == "hi" or flo is not None:
-            return (flo if flo is not None else 0) + big
-        return (fhi if fhi is not None else 0) - big
+        side = rng.choice(_SIDES)
+        gap = _EDGE_GAPS[rng.choice(_GAP_AT)]
+        if side == "lo" and flo is not None and not st.left_open and rng.random() < 0.3:
+            return flo
+        if side == "hi" and fhi is not None and not st.right_open and rng.random() < 0.3:
+            return fhi
+        return _edge_point(side, gap, flo, fhi)
     if flo is not None and fhi is not None:
         x = flo + (fhi - flo) * mpmath.mpf(rng.random())
         if x == flo and st.left_open or x == fhi and st.right_open:
