@@ -179,6 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", metavar="PYPROJECT",
                    help="read [tool.verify-claims] from this file (default: the nearest pyproject.toml with "
                         "that table, from the working directory up)")
+    p.add_argument("--durations", type=_positive_int("durations", 0), default=None, metavar="N",
+                   help="after the summary, list the N claims that took the most CPU time in this run "
+                        "(0: every one), split into the numbers, the proof and the certificate")
     p.add_argument("-q", "--quiet", action="store_true", help="print only problems, failures and the summary")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours")
     p.add_argument("-V", "--version", action="version", version=f"verify-claims {__version__}")
@@ -512,6 +515,9 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
     # the verdict first: printed (and the exit code fixed) before any report is rendered
     _summary(results, outcome.problems, seconds, settings, colour, report.get("certification"),
              len(outcome.uncheckable), store_info, narrowed=report["run"].get("narrowed"))
+    if args.durations is not None:
+        from .report.durations import format_durations
+        print("\n".join(format_durations(results, args.durations)))
     if outcome.mutation is not None:
         _mutation_summary(report["mutation"], colour)
     if outcome.not_run:
