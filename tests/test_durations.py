@@ -30,11 +30,16 @@ def test_slowest_first_store_answers_left_out_and_counted():
 def test_the_split_counts_a_symbolic_certificate_once():
     """A proof that certified is also recorded as the certificate with the prover's
     seconds: counted as the proof only, and the rest of the claim's time is `other`."""
-    ev = {"numeric": {"seconds": 0.25}, "symbolic": {"seconds": 1.0},
-          "certificate": {"method": "symbolic", "seconds": 1.0}}
+    ev = {"numeric": {"seconds": 0.25}, "symbolic": {"status": "certified", "method": "sympy (concave)", "seconds": 1.0},
+          "certificate": {"method": "symbolic", "detail": "sympy (concave)", "seconds": 1.0}}
     (row,), _ = slowest([_result("p", 1.5, evidence=ev)], 1)
     assert (row["numbers"], row["proof"], row["certificate"]) == (0.25, 1.0, 0.0)
     assert row["other"] == pytest.approx(0.25)
+    # the certifier's own sympy certificate (a root, certified first) is its own work
+    ev = {"numeric": {"seconds": 0.25}, "symbolic": {"status": "not established", "method": "sympy", "seconds": 0.0},
+          "certificate": {"method": "symbolic", "detail": "value solves the equation: sympy (cancel)", "seconds": 0.75}}
+    (row,), _ = slowest([_result("r", 1.0, evidence=ev)], 1)
+    assert (row["proof"], row["certificate"]) == (0.0, 0.75) and row["other"] == pytest.approx(0.0)
     ev = {"numeric": {"seconds": 0.25}, "symbolic": {"seconds": 0.5}, "certificate": {"method": "ball", "seconds": 2.0}}
     (row,), _ = slowest([_result("q", 3.0, evidence=ev)], 1)
     assert (row["proof"], row["certificate"]) == (0.5, 2.0) and row["other"] == pytest.approx(0.25)

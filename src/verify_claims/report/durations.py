@@ -18,10 +18,15 @@ __all__ = ["slowest", "format_durations"]
 def _phases(res) -> dict:
     ev = res.evidence or {}
     numbers = (ev.get("numeric") or {}).get("seconds") or 0.0
-    proof = (ev.get("symbolic") or {}).get("seconds") or 0.0
+    symbolic = ev.get("symbolic") or {}
+    proof = symbolic.get("seconds") or 0.0
     cert = ev.get("certificate") or {}
-    # a proof that certified is also listed as the certificate, with the prover's seconds
-    certification = 0.0 if cert.get("method") == "symbolic" else (cert.get("seconds") or 0.0)
+    # a proof that reached *certified* is also listed as the certificate, with the prover's
+    # method as its detail and the prover's seconds (engine/verify.py, _establish); the
+    # certifier's own sympy certificates (certify_first kinds) are work of their own
+    repeats_proof = cert.get("method") == "symbolic" and cert.get("detail") == symbolic.get("method") \
+        and cert.get("seconds") == symbolic.get("seconds")
+    certification = 0.0 if repeats_proof else (cert.get("seconds") or 0.0)
     other = max(0.0, res.seconds - numbers - proof - certification)
     return {"numbers": numbers, "proof": proof, "certificate": certification, "other": other}
 
