@@ -252,6 +252,16 @@ def _counts(rdir: Path) -> None:
     counts = ", ".join(f"{n} {s}" for s, n in report["run"]["counts"].items() if n)
     origins = report["run"].get("store", {}).get("origins", {})
     print(f"    {report['run']['claims']} claims: {counts}; origins {origins}")
+    # where the claims' own CPU went (each claim's seconds in its worker, split as
+    # --durations splits them); the rest of the run's CPU is loading, reports, the parent
+    from verify_claims.model.result import Result
+    from verify_claims.report.durations import slowest
+
+    rows, _ = slowest([Result.from_json(c) for c in report["claims"]], 0)
+    split = {k: sum(r[k] for r in rows) for k in ("seconds", "numbers", "proof", "certificate", "other")}
+    print(f"    claims' CPU {split['seconds']:.1f} s: numbers {split['numbers']:.1f}, proof {split['proof']:.1f}, "
+          f"certificate {split['certificate']:.1f}, other {split['other']:.1f} "
+          f"(`verify-claims --durations N` lists the claims)")
 
 
 if __name__ == "__main__":
