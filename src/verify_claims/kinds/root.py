@@ -414,18 +414,16 @@ def _roots_in(ev, poly, p, x, iv, settings):
     # bracket excepted: whatever its bisection gives is compared with the value, and
     # confirmed by the caller if it is distinct from it).  Every point returned is only a
     # candidate: the caller confirms it as a root (_is_root) before reporting it
-    lo = end_value(iv.start) if iv.start.is_finite else mpmath.mpf(-1e6)
-    hi = end_value(iv.end) if iv.end.is_finite else mpmath.mpf(1e6)
-    grid = [lo + (hi - lo) * mpmath.mpf(i) / 400 for i in range(1, 400)]
+    grid, grid_floats = _grid(iv)
     args = ev.float_args({**p, x: grid[0]})
     xi = ev.symbols.index(x)
     residual, terms = ev.progs["residual"], ev.progs["terms"]
     v = p.get(x)
     out, prev = [], None  # prev: (grid point, residual there, read in floats?)
-    for g in grid:
+    for g, gf in zip(grid, grid_floats):
         r, in_floats = None, False
         if args is not None:
-            args[xi] = float(g)
+            args[xi] = gf
             rf = residual.float_at(args)
             if rf is not None:
                 tf = terms.float_at(args)
@@ -449,6 +447,25 @@ def _roots_in(ev, poly, p, x, iv, settings):
             out.append(g)
         prev = (g, r, in_floats)
     return out
+
+
+_GRIDS: dict = {}
+
+
+def _grid(iv):
+    """The 399 inner points of the interval's grid (of [-1e6, 1e6] where it is unbounded) at
+    the working precision, and as doubles: the same for every parameter point, so made
+    once per interval and precision (making them was a fifth of the grid search's time)."""
+    key = (iv, mpmath.mp.prec)
+    got = _GRIDS.get(key)
+    if got is None:
+        if len(_GRIDS) > 256:
+            _GRIDS.clear()
+        lo = end_value(iv.start) if iv.start.is_finite else mpmath.mpf(-1e6)
+        hi = end_value(iv.end) if iv.end.is_finite else mpmath.mpf(1e6)
+        grid = [lo + (hi - lo) * mpmath.mpf(i) / 400 for i in range(1, 400)]
+        got = _GRIDS[key] = (grid, [float(g) for g in grid])
+    return got
 
 
 def _poly_roots(ev, poly, p, x, iv, settings, dps):
