@@ -254,6 +254,8 @@ def _counts(rdir: Path) -> None:
     print(f"    {report['run']['claims']} claims: {counts}; origins {origins}")
     # where the claims' own CPU went (each claim's seconds in its worker, split as
     # --durations splits them); the rest of the run's CPU is loading, reports, the parent
+    if str(SRC) not in sys.path:
+        sys.path.insert(0, str(SRC))  # this checkout's engine, as the runs measured use
     from verify_claims.model.result import Result
     from verify_claims.report.durations import slowest
 

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
+import time
 
+import pytest
+import sympy as sp
+
+from verify_claims import Inequality, Ref
 from verify_claims.cli import main
+from verify_claims.engine.goals import Certificate
+from verify_claims.engine.verify import verify
+from verify_claims.kinds.inequality import InequalityKind
 from verify_claims.model.result import Result
 from verify_claims.model.status import Status
 from verify_claims.report.durations import format_durations, slowest
@@ -91,3 +98,60 @@ def test_command_without_the_option_lists_nothing(write_modules, tmp_path, capsy
 def test_a_negative_count_is_a_usage_error(capsys):
     assert main(["--durations", "-1"]) == 2
     assert "durations must be at least 0, got -1" in capsys.readouterr().err
+
+
+def test_certification_tried_first_counts_when_the_prover_then_decides(monkeypatch):
+    """A kind that certifies first (an inequality) and decided nothing there, then proved by
+    the prover: the first attempt's CPU is the claim's certification time, not `other`
+    (engine/verify.py records it as symbolic.certification_first_seconds)."""
+    def burns_then_undecided(self, claim, ctx, numeric, budget):
+        start = time.process_time()
+        while time.process_time() - start < 0.3:
+            pass
+        return Certificate("undecided", reason="nothing decided (this test)")
+
+    monkeypatch.setattr(InequalityKind, "certify_before_proof", burns_then_undecided)
+    x = sp.Symbol("x")
+    res = verify(Inequality(id="amgm", title="AM-GM", ref=Ref("1"), lhs=x * (1 - x), op="<=",
+                            rhs=sp.Rational(1, 4), domain={x: sp.Interval(0, 1)}))
+    assert str(res.status) == "certified" and "certificate" not in (res.evidence["symbolic"].get("skipped") or "")
+    assert res.evidence["symbolic"]["certification_first_seconds"] >= 0.3
+    (row,), _ = slowest([res], 1)
+    assert row["certificate"] >= 0.3 and row["other"] < 0.1, row
+
+
+def test_the_split_of_a_real_run_adds_up(write_modules, tmp_path):
+    """Claims verified by the engine: every phase the evidence records is counted once,
+    so the phases never add up to more than the claim's CPU time, and the numbers (every
+    claim here is spot-checked; a tiny claim's can round to 0) are found in the evidence."""
+    import json
+
+    from verify_claims.model.result import Result
+
+    d = write_modules({"true_claims.py": TRUE_CLAIMS, "wrong.py": WRONG_CLAIM})
+    main(["--derivations", str(d), "--report-dir", str(tmp_path / "r"), "--samples", "20", "--jobs", "1",
+          "--no-html", "--no-latex", "-q", "--no-cache"])
+    results = [Result.from_json(c) for c in json.loads((tmp_path / "r" / "claims.json").read_text())["claims"]]
+    rows, _ = slowest(results, 0)
+    assert len(rows) == 4
+    assert sum(r["numbers"] for r in rows) > 0
+    for r in rows:
+        assert r["numbers"] + r["proof"] + r["certificate"] <= r["seconds"] + 0.01, r
+
+
+def test_json_on_standard_output_stays_json(write_modules, tmp_path, cli_env):
+    """--json - writes nothing but the JSON to standard output: the listing goes to
+    standard error with the rest (the command swaps the file descriptors, so this runs it
+    as a user does)."""
+    import json
+    import subprocess
+    import sys
+
+    d = write_modules({"true_claims.py": TRUE_CLAIMS})
+    proc = subprocess.run([sys.executable, "-m", "verify_claims", "--derivations", str(d), "--report-dir",
+                           str(tmp_path / "r"), "--samples", "20", "--jobs", "1", "--no-html", "--no-latex", "-q",
+                           "--no-cache", "--durations", "2", "--json", "-"],
+                          capture_output=True, text=True, env=cli_env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert len(json.loads(proc.stdout)["claims"]) == 3
+    assert "slowest 2 of 3 claims verified in this run" in proc.stderr

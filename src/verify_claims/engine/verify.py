@@ -184,17 +184,16 @@ def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
     recorded = (certificate or {}).get("status")
     negative = recorded in ("checked", "undecided")
     ctx = Context(settings, Trace(certificate.get("decisions", {}) if certificate and not negative else None))
-    cert = None
+    cert, cert_seconds = None, 0.0
     if negative:
         # the record says no sound method succeeded: nothing to replay, no search
         proof = ProofOutcome(None, "", {"skipped": "the certificate records that no proof or certificate "
                                                    "was found (search again with --no-certificates)"})
-        t2 = time.process_time()
+        proof_seconds = 0.0
         if certificate.get("reason"):
             cert = Certificate("undecided", reason=certificate["reason"] + RECORDED_NOTE)
     else:
-        proof, cert, proof_seconds = _prove_and_certify(kind, claim, ctx, screen, settings, t0)
-        t2 = t1 + proof_seconds
+        proof, cert, proof_seconds, cert_seconds = _prove_and_certify(kind, claim, ctx, screen, settings, t0)
     t3 = time.process_time()
     strong = proof.status is not None or (cert is not None and cert.verdict == "certified")
     # the numbers again, every point in mpmath: for a claim that no proof or certificate
@@ -212,14 +211,19 @@ def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
         status, method, message, counterexample = _combine_certificate(
             cert, status, method, message, counterexample, proof, numeric)
     evidence = {"symbolic": {"status": proof.status or "not established", "method": proof.method,
-                             "seconds": round(t2 - t1, 4), **proof.evidence},
+                             "seconds": round(proof_seconds, 4), **proof.evidence},
                 "numeric": {"verdict": numeric.verdict.value, "seconds": round((t1 - t0) + (t4 - t3), 4),
                             **numeric.evidence, "screen": _screen_summary(screen)}}
     if cert is not None:
-        evidence["certificate"] = {**cert.to_json(), "seconds": round(t3 - t2, 4)}
-    elif proof.status == "certified":
-        evidence["certificate"] = {"method": "symbolic", "detail": proof.method, "seconds": round(t2 - t1, 4),
-                                   "boxes": None, "depth": None, "goals": []}
+        evidence["certificate"] = {**cert.to_json(), "seconds": round(cert_seconds, 4)}
+    else:
+        if proof.status == "certified":
+            evidence["certificate"] = {"method": "symbolic", "detail": proof.method,
+                                       "seconds": round(proof_seconds, 4), "boxes": None, "depth": None, "goals": []}
+        if cert_seconds:
+            # certification tried first decided nothing, and the prover then did: its time
+            # is still the claim's (--durations)
+            evidence["symbolic"]["certification_first_seconds"] = round(cert_seconds, 4)
     if status == Status.REFUTED:
         counterexample = _shrunk(kind, claim, settings, counterexample, numeric)
     if status in STRONG:
@@ -232,7 +236,8 @@ def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
 
 
 def _prove_and_certify(kind, claim, ctx, screen, settings, t0) -> tuple:
-    """(proof, certificate or None, the proof attempt's CPU seconds), cheapest first: the
+    """(proof, certificate or None, the proof attempt's CPU seconds, certification's CPU
+    seconds, a dropped first attempt's included), cheapest first: the
     prover and then certification; or, for a kind that sets ``Kind.certify_first``, what of
     certification needs nothing from the prover first (``Kind.certify_before_proof``: all of
     it for a kind whose prover reaches no more than certified, a maximiser's route A by z3)
@@ -245,18 +250,25 @@ def _prove_and_certify(kind, claim, ctx, screen, settings, t0) -> tuple:
         return _attempt_proof(kind, claim, ctx, _budget(settings.symbolic_budget(), ctx, settings, t0)), \
             time.process_time() - start
 
+    certifying = [0.0]
+
     def certify(proof, first=False):
-        return _attempt_certificate(kind, claim, ctx, proof, screen,
-                                    _budget(settings.certification_budget(), ctx, settings, t0), first=first)
+        start = time.process_time()
+        try:
+            return _attempt_certificate(kind, claim, ctx, proof, screen,
+                                        _budget(settings.certification_budget(), ctx, settings, t0), first=first)
+        finally:
+            certifying[0] += time.process_time() - start
     cert = certify(None, first=True) if kind.certify_first else None
     if cert is not None and cert.verdict in ("certified", "refuted"):
-        return ProofOutcome(None, "sympy", {"skipped": f"{cert.verdict} by certification, tried first"}), cert, 0.0
+        return (ProofOutcome(None, "sympy", {"skipped": f"{cert.verdict} by certification, tried first"}), cert,
+                0.0, certifying[0])
     proof, seconds = prove()
     if proof.status is not None:
-        return proof, None, seconds
+        return proof, None, seconds, certifying[0]
     if cert is None or kind.certify_again(claim, proof):
         cert = certify(proof)
-    return proof, cert, seconds
+    return proof, cert, seconds, certifying[0]
 
 
 def _screen_summary(screen: NumericOutcome) -> dict:

@@ -4,10 +4,13 @@ As pytest's ``--durations``: after the verdict, for whoever edits a derivation a
 to know which claim makes the gate slow, and for work on the engine's speed (what a
 fresh clone's replay or a run from scratch spends, per claim and per phase).  The times
 are each claim's own CPU seconds in its worker (``Result.seconds``), split as the
-evidence records them: the numbers (the falsify-first screen and the mpmath check
-after), the prover, certification; the rest (shrinking a counterexample, a simulation's
-runs) is what is left.  A result answered from the proof store cost nothing in this run
-and is not listed.
+evidence records them (engine/verify.py): the numbers (the falsify-first screen and the
+mpmath check after), the prover, certification (a first attempt the prover's success
+made moot included); the rest is what is left: shrinking a counterexample, a
+simulation's runs, a certificate that failed to replay before the search, building the
+result.  A claim stopped by its limit, or whose worker died, shows the limit or the wall
+time until then.  A result answered from the proof store cost nothing in this run and a
+summary is judged from its support: neither is listed, the first are counted.
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ def _phases(res) -> dict:
     # certifier's own sympy certificates (certify_first kinds) are work of their own
     repeats_proof = cert.get("method") == "symbolic" and cert.get("detail") == symbolic.get("method") \
         and cert.get("seconds") == symbolic.get("seconds")
-    certification = 0.0 if repeats_proof else (cert.get("seconds") or 0.0)
+    certification = (0.0 if repeats_proof else (cert.get("seconds") or 0.0)) + \
+        (symbolic.get("certification_first_seconds") or 0.0)
     other = max(0.0, res.seconds - numbers - proof - certification)
     return {"numbers": numbers, "proof": proof, "certificate": certification, "other": other}
 
@@ -35,18 +39,19 @@ def slowest(results, n: int) -> tuple[list[dict], int]:
     """The `n` slowest results verified in this run (every one for n = 0), slowest first,
     each as {id, kind, status, origin, seconds, numbers, proof, certificate, other}; and
     how many were answered from the proof store (not listed)."""
-    ran = [r for r in results if r.origin != "store"]
+    ran = [r for r in results if r.origin not in ("store", "judged")]
     ran.sort(key=lambda r: (-r.seconds, r.id))
     rows = [{"id": r.id, "kind": r.kind, "status": str(r.status), "origin": r.origin, "seconds": r.seconds,
              **_phases(r)} for r in (ran if n == 0 else ran[:n])]
-    return rows, len(results) - len(ran)
+    return rows, sum(1 for r in results if r.origin == "store")
 
 
 def format_durations(results, n: int) -> list[str]:
     """The lines printed after the summary."""
     rows, from_store = slowest(results, n)
-    total = sum(r.seconds for r in results if r.origin != "store")
-    head = (f"slowest {len(rows)} of {len(results) - from_store} claims verified in this run "
+    verified = [r for r in results if r.origin not in ("store", "judged")]
+    total = sum(r.seconds for r in verified)
+    head = (f"slowest {len(rows)} of {len(verified)} claims verified in this run "
             f"(CPU seconds; {total:.1f} s in all)" if n else
             f"every claim verified in this run (CPU seconds; {total:.1f} s in all)")
     lines = [head + (f"; {from_store} answered from the proof store, not listed" if from_store else "") + ":"]
