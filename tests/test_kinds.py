@@ -710,6 +710,32 @@ def test_an_intervals_fast_drawer_gives_the_reference_numbers(st, dps):
     assert fast.random() == ref.random()
 
 
+@pytest.mark.parametrize("st", [sp.Interval(0, 1), sp.Interval.Lopen(-3, sp.Rational(1, 3)), sp.Interval(2, sp.oo),
+                                sp.Interval.open(-sp.oo, 1), sp.Interval(-sp.oo, sp.oo), sp.Interval(5, 5.25)],
+                         ids=str)
+def test_edge_points_are_the_gaps_inside_each_end(st):
+    """An edge point is an end itself (a closed one) or gap * min(width, 1) inside it, gap
+    in 1e-3 ... 1e-20; beyond an infinite end, 1/gap past the finite end (or 0): worked
+    out here independently of the sampler's table, at the precision it draws at."""
+    import itertools
+
+    with mpmath.workdps(60):  # the ends are kept at 60 digits whatever the sampling precision
+        lo = mpmath.mpf(sp.N(st.start, 60)) if st.start.is_finite else None
+        hi = mpmath.mpf(sp.N(st.end, 60)) if st.end.is_finite else None
+    with mpmath.workdps(50):
+        gaps = [mpmath.mpf(g) for g in (1e-3, 1e-6, 1e-10, 1e-15, 1e-20)]  # the doubles nearest
+        width = min(hi - lo, 1) if lo is not None and hi is not None else mpmath.mpf(1)
+        expected = set()
+        for gap in gaps:
+            expected.add((lo + gap * width) if lo is not None else ((hi if hi is not None else 0) - 1 / gap))
+            expected.add((hi - gap * width) if hi is not None else ((lo if lo is not None else 0) + 1 / gap))
+        expected |= {e for e, closed in ((lo, not st.left_open), (hi, not st.right_open)) if e is not None and closed}
+        draw = sampling._drawer(st)
+        rng = random.Random(3)
+        seen = {draw(rng, True) for _ in range(600)}
+    assert {v._mpf_ for v in seen} == {v._mpf_ for v in expected}
+
+
 def test_where_relations_are_asked_at_the_sampling_precision():
     """mp_here (the sampler's question to a `where` relation) rounds an argument given with
     more digits than the working precision, as mp_at does: a closed end kept at 60 digits

@@ -268,7 +268,7 @@ def _edge_drawer(st, flo, fhi):
     gap, _edge_point) are worked out once per interval and working precision: a quarter
     of all points are edge points, and their arithmetic in mpmath's high-level numbers
     was most of the sampler's time on them."""
-    key = (st, mpmath.mp.prec)
+    key = (st, *mpmath.mp._prec_rounding)  # what mpf arithmetic depends on
     table = _EDGE_TABLES.get(key)
     if table is None:
         if len(_EDGE_TABLES) > 4096:

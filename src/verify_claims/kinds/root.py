@@ -456,7 +456,7 @@ def _grid(iv):
     """The 399 inner points of the interval's grid (of [-1e6, 1e6] where it is unbounded) at
     the working precision, and as doubles: the same for every parameter point, so made
     once per interval and precision (making them was a fifth of the grid search's time)."""
-    key = (iv, mpmath.mp.prec)
+    key = (iv, *mpmath.mp._prec_rounding)  # what mpf arithmetic depends on
     got = _GRIDS.get(key)
     if got is None:
         if len(_GRIDS) > 256:
