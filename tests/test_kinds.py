@@ -717,8 +717,6 @@ def test_edge_points_are_the_gaps_inside_each_end(st):
     """An edge point is an end itself (a closed one) or gap * min(width, 1) inside it, gap
     in 1e-3 ... 1e-20; beyond an infinite end, 1/gap past the finite end (or 0): worked
     out here independently of the sampler's table, at the precision it draws at."""
-    import itertools
-
     with mpmath.workdps(60):  # the ends are kept at 60 digits whatever the sampling precision
         lo = mpmath.mpf(sp.N(st.start, 60)) if st.start.is_finite else None
         hi = mpmath.mpf(sp.N(st.end, 60)) if st.end.is_finite else None

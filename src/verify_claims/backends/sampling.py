@@ -265,7 +265,8 @@ _EDGE_TABLES: dict = {}
 def _edge_drawer(st, flo, fhi):
     """draw(rng) -> _sample_set(st, rng, True) for an interval: the point pressed against
     an end, from the same draws of `rng`.  The ten points it can be (an end's side by a
-    gap, _edge_point) are worked out once per interval and working precision: a quarter
+    gap, _edge_point) are worked out once per interval and working precision (and
+    rounding, which mpmath leaves at nearest): a quarter
     of all points are edge points, and their arithmetic in mpmath's high-level numbers
     was most of the sampler's time on them."""
     key = (st, *mpmath.mp._prec_rounding)  # what mpf arithmetic depends on

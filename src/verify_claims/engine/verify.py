@@ -220,7 +220,7 @@ def _establish(kind, claim, settings, certificate, screen, t0, t1) -> Result:
         if proof.status == "certified":
             evidence["certificate"] = {"method": "symbolic", "detail": proof.method,
                                        "seconds": round(proof_seconds, 4), "boxes": None, "depth": None, "goals": []}
-        if cert_seconds:
+        if round(cert_seconds, 4):
             # certification tried first decided nothing, and the prover then did: its time
             # is still the claim's (--durations)
             evidence["symbolic"]["certification_first_seconds"] = round(cert_seconds, 4)

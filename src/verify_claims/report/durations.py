@@ -35,12 +35,16 @@ def _phases(res) -> dict:
     return {"numbers": numbers, "proof": proof, "certificate": certification, "other": other}
 
 
+def _verified(results) -> list:
+    """The results the engine worked for in this run (not from the store, not judged)."""
+    return [r for r in results if r.origin not in ("store", "judged")]
+
+
 def slowest(results, n: int) -> tuple[list[dict], int]:
     """The `n` slowest results verified in this run (every one for n = 0), slowest first,
     each as {id, kind, status, origin, seconds, numbers, proof, certificate, other}; and
     how many were answered from the proof store (not listed)."""
-    ran = [r for r in results if r.origin not in ("store", "judged")]
-    ran.sort(key=lambda r: (-r.seconds, r.id))
+    ran = sorted(_verified(results), key=lambda r: (-r.seconds, r.id))
     rows = [{"id": r.id, "kind": r.kind, "status": str(r.status), "origin": r.origin, "seconds": r.seconds,
              **_phases(r)} for r in (ran if n == 0 else ran[:n])]
     return rows, sum(1 for r in results if r.origin == "store")
@@ -49,14 +53,14 @@ def slowest(results, n: int) -> tuple[list[dict], int]:
 def format_durations(results, n: int) -> list[str]:
     """The lines printed after the summary."""
     rows, from_store = slowest(results, n)
-    verified = [r for r in results if r.origin not in ("store", "judged")]
+    verified = _verified(results)
     total = sum(r.seconds for r in verified)
     head = (f"slowest {len(rows)} of {len(verified)} claims verified in this run "
             f"(CPU seconds; {total:.1f} s in all)" if n else
             f"every claim verified in this run (CPU seconds; {total:.1f} s in all)")
     lines = [head + (f"; {from_store} answered from the proof store, not listed" if from_store else "") + ":"]
     if not rows:
-        lines.append("  (none: every result came from the proof store)")
+        lines.append("  (none: every result came from the proof store)" if from_store else "  (none)")
         return lines
     lines.append(f"  {'total':>7} {'numbers':>8} {'proof':>7} {'certif.':>8} {'other':>7}  "
                  f"{'status':<10} {'origin':<9} {'kind':<13} claim")
