@@ -123,7 +123,8 @@ def test_certification_tried_first_counts_when_the_prover_then_decides(monkeypat
 def test_the_split_of_a_real_run_adds_up(write_modules, tmp_path):
     """Claims verified by the engine: every phase the evidence records is counted once,
     so the phases never add up to more than the claim's CPU time, and the numbers (every
-    claim here is spot-checked; a tiny claim's can round to 0) are found in the evidence."""
+    claim here is spot-checked; a tiny claim's can read 0: with a CPU limit set, a worker's
+    process clock advances in clock ticks) are found in the evidence."""
     import json
 
     from verify_claims.model.result import Result

@@ -11,6 +11,10 @@ simulation's runs, a certificate that failed to replay before the search, buildi
 result.  A claim stopped by its limit, or whose worker died, shows the limit or the wall
 time until then.  A result answered from the proof store cost nothing in this run and a
 summary is judged from its support: neither is listed, the first are counted.
+
+In the run's workers the kernel counts CPU time in clock ticks (about 3-4 ms on Linux) once
+the worker has set its CPU limit (RLIMIT_CPU arms the process's CPU timer, and the process
+clock then advances at ticks): a phase or a claim shorter than that can show 0.00.
 """
 
 from __future__ import annotations
