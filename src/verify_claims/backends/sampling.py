@@ -259,7 +259,6 @@ _SIDES = ("lo", "hi")
 # rng.choice over these indices draws what rng.choice(_EDGE_GAPS) draws (choice takes
 # _randbelow(len(seq))), and names the gap by its place in the table below
 _GAP_AT = tuple(range(len(_EDGE_GAPS)))
-_EDGE_TABLES: dict = {}
 
 
 def _edge_drawer(st, flo, fhi):
@@ -269,15 +268,8 @@ def _edge_drawer(st, flo, fhi):
     rounding, which mpmath leaves at nearest): a quarter
     of all points are edge points, and their arithmetic in mpmath's high-level numbers
     was most of the sampler's time on them."""
-    key = (st, *mpmath.mp._prec_rounding)  # what mpf arithmetic depends on
-    table = _EDGE_TABLES.get(key)
-    if table is None:
-        if len(_EDGE_TABLES) > 4096:
-            _EDGE_TABLES.clear()
-        table = _EDGE_TABLES[key] = tuple(tuple(_edge_point(side, gap, flo, fhi) for gap in _EDGE_GAPS)
-                                          for side in _SIDES)
+    lo_points, hi_points = _edge_table(st, *mpmath.mp._prec_rounding)
     lo_closed, hi_closed = not st.left_open, not st.right_open
-    lo_points, hi_points = table
 
     def draw(rng):
         side = rng.choice(_SIDES)
@@ -290,6 +282,14 @@ def _edge_drawer(st, flo, fhi):
             return fhi
         return hi_points[at]
     return draw
+
+
+@lru_cache(maxsize=4096)
+def _edge_table(st, prec, rounding):
+    """Per side, the points at each gap, computed in the working context, which the key
+    names (prec, rounding: what mpf arithmetic depends on)."""
+    flo, fhi = _ends(st)
+    return tuple(tuple(_edge_point(side, gap, flo, fhi) for gap in _EDGE_GAPS) for side in _SIDES)
 
 
 def _edge_point(side, gap, flo, fhi):

@@ -588,7 +588,7 @@ def _feasible_by_balls(ev, claim, feasible, pt, settings):
     at_zero = {**pt, **{v: mpmath.mpf(0) for v in claim.wrt}}
     eps = tol(p)
     answers = []
-    for name, interval in _feasibility_balls(claim, feasible):
+    for name, interval in derived(claim, "feasibility balls", lambda: _feasibility_balls(claim, feasible)):
         ends = [e for e in (interval.start, interval.end) if e.is_finite]
         size = max([mpmath.mpf(1)] + [abs(end_value(e)) for e in ends])
         answers.append(ball_in_interval(ev, name, at_zero, p, interval, eps * size)[0])

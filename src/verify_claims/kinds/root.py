@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import lru_cache
 
 import mpmath
 import sympy as sp
@@ -414,7 +415,7 @@ def _roots_in(ev, poly, p, x, iv, settings):
     # bracket excepted: whatever its bisection gives is compared with the value, and
     # confirmed by the caller if it is distinct from it).  Every point returned is only a
     # candidate: the caller confirms it as a root (_is_root) before reporting it
-    grid, grid_floats = _grid(iv)
+    grid, grid_floats = _grid(iv, *mpmath.mp._prec_rounding)
     args = ev.float_args({**p, x: grid[0]})
     xi = ev.symbols.index(x)
     residual, terms = ev.progs["residual"], ev.progs["terms"]
@@ -449,23 +450,16 @@ def _roots_in(ev, poly, p, x, iv, settings):
     return out
 
 
-_GRIDS: dict = {}
-
-
-def _grid(iv):
-    """The 399 inner points of the interval's grid (of [-1e6, 1e6] where it is unbounded) at
-    the working precision, and as doubles: the same for every parameter point, so made
-    once per interval and precision (making them was a fifth of the grid search's time)."""
-    key = (iv, *mpmath.mp._prec_rounding)  # what mpf arithmetic depends on
-    got = _GRIDS.get(key)
-    if got is None:
-        if len(_GRIDS) > 256:
-            _GRIDS.clear()
-        lo = end_value(iv.start) if iv.start.is_finite else mpmath.mpf(-1e6)
-        hi = end_value(iv.end) if iv.end.is_finite else mpmath.mpf(1e6)
-        grid = [lo + (hi - lo) * mpmath.mpf(i) / 400 for i in range(1, 400)]
-        got = _GRIDS[key] = (grid, [float(g) for g in grid])
-    return got
+@lru_cache(maxsize=256)
+def _grid(iv, prec, rounding):
+    """The 399 inner points of the interval's grid (of [-1e6, 1e6] where it is unbounded) in
+    the working context, which the key names (prec, rounding: what mpf arithmetic depends
+    on), and as doubles: the same for every parameter point, so made once (making them was
+    a fifth of the grid search's time).  Read only."""
+    lo = end_value(iv.start) if iv.start.is_finite else mpmath.mpf(-1e6)
+    hi = end_value(iv.end) if iv.end.is_finite else mpmath.mpf(1e6)
+    grid = tuple(lo + (hi - lo) * mpmath.mpf(i) / 400 for i in range(1, 400))
+    return grid, tuple(float(g) for g in grid)
 
 
 def _poly_roots(ev, poly, p, x, iv, settings, dps):
