@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from ..model.domain import Domain
-from . import Backend, smt
+from . import Backend, hints, smt
 from .functions import nonsmooth
 from .rational import identically_zero, polynomial_identically_zero, shares_factor  # noqa: F401 - re-exported
 from .timebox import TimeUp, time_limit
@@ -101,11 +101,18 @@ class Facts:
     def is_positive(self, e, depth=0) -> bool:
         """Sound but incomplete: True only if e > 0 follows from assumptions and slacks."""
         e = sp.sympify(e)
-        key = ("positive", e, depth)
+        return self._remember(("positive", e, depth), self._is_positive, e, depth)
+
+    def _remember(self, key, compute, *args) -> bool:
+        """compute(*args), memoised with the replay hints found proving it (hints.py): a
+        node answered from the memo passes on the same hints as one computed again."""
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = self._is_positive(e, depth)
-        return got
+            with hints.collecting() as inside:
+                answer = compute(*args)
+            got = self._memo[key] = (answer, inside if answer and inside else None)
+        hints.found(got[1])
+        return got[0]
 
     def _is_positive(self, e, depth) -> bool:
         if e.is_positive is True:
@@ -189,14 +196,30 @@ class Facts:
     def _by_structure(self, e, depth, small) -> bool:
         # e = slack + (something non-negative); after the slacks as factors, as its recursion
         # is the costly part (1 - z_2 = (z_2 - z_1) + (1 - 2 z_2 + z_1) took 1 s)
-        for k in self.positive:
-            if not small:
-                break
-            # e.g. 1 - p2 = (1 - p1 - p2) + p1
-            if isinstance(e, sp.Add) and depth < 3:
-                rest = sp.expand(e - k)
-                if rest.is_nonnegative is True or (rest != e and self.is_nonnegative(rest, depth + 2)):
-                    return True
+        if not (small and isinstance(e, sp.Add) and depth < 3 and self.positive):
+            return self._structure_rest(e, depth, small)
+        # which alternative proves it: slack i subtracted ("i"), or the other rules ("rest");
+        # a replay tries the one its certificate names first (hints.py), then the usual order
+        first, key = hints.hint_for(e, depth)
+        labels = [str(i) for i in range(len(self.positive))] + ["rest"]
+        if first in labels:
+            labels.remove(first)
+            labels.insert(0, first)
+        for label in labels:
+            if label == "rest":
+                ok = self._structure_rest(e, depth, small)
+            else:
+                # e.g. 1 - p2 = (1 - p1 - p2) + p1
+                rest = sp.expand(e - self.positive[int(label)])
+                ok = rest.is_nonnegative is True or (rest != e and self.is_nonnegative(rest, depth + 2))
+            if ok:
+                if label != "0":  # the usual order's first needs no hint
+                    hints.note(e, depth, label, key)
+                return True
+        return False
+
+    def _structure_rest(self, e, depth, small) -> bool:
+        """_by_structure's rules after a slack subtracted."""
         if isinstance(e, sp.Add) and small and depth < 3:
             # e = (non-negative slack) + (something positive), e.g. 1 - z = (99/100 - z) + 1/100
             for k in self.nonnegative:
@@ -260,11 +283,7 @@ class Facts:
         """Sound but incomplete: True only if e is real wherever it is defined, by the
         assumptions and the slacks (sqrt(1 - z) is real when 1 - z >= 0 is known)."""
         e = sp.sympify(e)
-        key = ("real", e)
-        got = self._memo.get(key)
-        if got is None:
-            got = self._memo[key] = self._is_real(e)
-        return got
+        return self._remember(("real", e), self._is_real, e)
 
     def _is_real(self, e) -> bool:
         if e.is_real is True:
@@ -301,11 +320,7 @@ class Facts:
 
     def is_nonnegative(self, e, depth=0) -> bool:
         e = sp.sympify(e)
-        key = ("nonnegative", e, depth)
-        got = self._memo.get(key)
-        if got is None:
-            got = self._memo[key] = self._is_nonnegative(e, depth)
-        return got
+        return self._remember(("nonnegative", e, depth), self._is_nonnegative, e, depth)
 
     def _is_nonnegative(self, e, depth) -> bool:
         if e.is_nonnegative is True or self.is_positive(e, depth):
@@ -997,17 +1012,30 @@ def _zero_search(expr, facts, trace, at, strategies):
     if memo_key in _SEARCHED:
         # the same search ran before in this process (the prover's first-order condition is
         # also a certification goal): its answer, and its winner recorded again
-        label, name, residual, stopped = _SEARCHED[memo_key]
-        if name is not None and trace is not None:
-            trace.won(point, name)
-        return label, residual, stopped
-    label, name, residual, stopped = _zero_by(expr, facts, options)
-    if len(_SEARCHED) > 4096:
-        _SEARCHED.clear()
-    _SEARCHED[memo_key] = (label, name, residual, stopped)
+        label, name, residual, stopped, found = _SEARCHED[memo_key]
+    else:
+        with hints.collecting() as found, hints.given(_given_hints(trace, point)):
+            label, name, residual, stopped = _zero_by(expr, facts, options)
+        if len(_SEARCHED) > 4096:
+            _SEARCHED.clear()
+        _SEARCHED[memo_key] = (label, name, residual, stopped, found)
     if name is not None and trace is not None:
-        trace.won(point, name)
+        _won(trace, point, name, found)
     return label, residual, stopped
+
+
+def _given_hints(trace, point) -> dict | None:
+    """The sign analysis' hints a replayed certificate records for this decision point."""
+    if trace is None or not trace.replaying:
+        return None
+    return hints.decode(trace.replay.get(point + hints.SUFFIX))
+
+
+def _won(trace, point, name, found) -> None:
+    """Record a decision point's winner, and the hints of the sign analysis that won."""
+    trace.won(point, name)
+    if found:
+        trace.won(point + hints.SUFFIX, hints.encode(found))
 
 
 # answers of zero_by / prove_sign already worked out in this process, by their inputs
@@ -1331,16 +1359,15 @@ def prove_sign(expr, want: str, facts: Facts = NO_FACTS, trace=None, at: str = "
         forms = trace.options(point, forms)
     memo_key = ("sign", want, expr, facts.key(), tuple(forms))
     if memo_key in _SEARCHED:
-        name = _SEARCHED[memo_key]
-        if name is not None and trace is not None:
-            trace.won(point, name)
-        return name is not None
-    name = _prove_sign(expr, want, facts, forms)
-    if len(_SEARCHED) > 4096:
-        _SEARCHED.clear()
-    _SEARCHED[memo_key] = name
+        name, found = _SEARCHED[memo_key]
+    else:
+        with hints.given(_given_hints(trace, point)):
+            name, found = _prove_sign(expr, want, facts, forms)
+        if len(_SEARCHED) > 4096:
+            _SEARCHED.clear()
+        _SEARCHED[memo_key] = (name, found)
     if name is not None and trace is not None:
-        trace.won(point, name)
+        _won(trace, point, name, found)
     return name is not None
 
 
@@ -1360,7 +1387,8 @@ def _decides(r, want, facts) -> bool:
 
 
 def _prove_sign(expr, want, facts, forms):
-    """The name of the first form whose sign sympy decides, or None."""
+    """(the name of the first form whose sign sympy decides, or None; the replay hints of
+    the sign analysis of that form)."""
     seconds = SIGN_FORM_SECONDS
 
     def decide(r):
@@ -1369,16 +1397,17 @@ def _prove_sign(expr, want, facts, forms):
     for name in forms:
         f = _sign_form(name)
         t0 = time.process_time()
-        ok = _timeboxed(lambda: decide(f(expr)), seconds)
+        with hints.collecting() as found:  # only the winning form's analysis is replayed
+            ok = _timeboxed(lambda: decide(f(expr)), seconds)
         if ok:
-            return name
+            return name, found
         if ok is None and time.process_time() - t0 >= seconds and name != "as is":
             # timed out: the remaining forms are heavier.  Not after the expression as it
             # is: 1 - a/(a + b + c) costs the sign analysis 0.9 s and fails as it stands,
             # while together's (b + c)/(a + b + c) is decided in 0.1 s (the NLHF best
             # response's feasibility, which a machine a little slower lost)
             break
-    return None
+    return None, None
 
 
 def facts_with_ends(domain, rep):
