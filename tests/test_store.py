@@ -152,6 +152,25 @@ def test_committed_certificates_are_written_and_replayed(write_modules, run, tmp
     assert set(origins(report).values()) == {"searched"}
 
 
+def test_updating_after_a_replay_keeps_records_that_hold_all_it_used(write_modules, run, tmp_path):
+    """A fresh clone's --update-certificates leaves the lockfile as it is: a record with a
+    decision the replay never reaches (a failed alternative's, recorded by the search) is
+    kept, not rewritten without it; a record that no longer replays is rewritten."""
+    d = write_modules({"a.py": MODULE})
+    run(d, "--update-certificates")
+    data = json.loads((d / FILENAME).read_text())
+    data["claims"]["square-of-sum"]["decisions"]["route A: f defined#00000000000000aa"] = "as is"
+    data["claims"]["exp-increasing"]["decisions"] = {"lhs - rhs#0000000000000000": "simplify"}
+    (d / FILENAME).write_text(json.dumps(data))
+    code, out, err, report = run(d, "--no-cache", "--update-certificates", report_dir=tmp_path / "fresh")
+    assert code == 0
+    after = json.loads((d / FILENAME).read_text())["claims"]
+    assert after["square-of-sum"] == data["claims"]["square-of-sum"]
+    assert after["amgm-bound"] == data["claims"]["amgm-bound"]
+    assert "lhs - rhs#0000000000000000" not in after["exp-increasing"]["decisions"]
+    assert after["exp-increasing"]["decisions"]
+
+
 def test_a_certificate_that_does_not_replay_is_reported_and_searched(write_modules, run, tmp_path):
     d = write_modules({"a.py": MODULE})
     run(d, "--update-certificates")

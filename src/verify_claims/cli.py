@@ -648,7 +648,12 @@ def _store_info(outcome, store, cache_dir, args) -> dict:
 def _update_certificates(outcome, ddir: Path, complete: bool) -> None:
     """Write DIR/certificates.json from this run's results.  A complete run keeps exactly
     the current claims (a claim that errored keeps its old record if it still matches);
-    an --only run updates only the claims it ran."""
+    an --only run updates only the claims it ran.  A current record that already holds
+    every decision this run's result used, with its status and method, is kept as it
+    stands: a replay never reaches the decisions a search recorded for alternatives tried
+    before the winner (a maximiser's route A that failed after its sub-decisions), and
+    writing the record again from the replay would change a fresh clone's lockfile when no
+    claim changed."""
     from .run.certificates import Certificates
 
     committed = Certificates.load(ddir)
@@ -661,11 +666,24 @@ def _update_certificates(outcome, ddir: Path, complete: bool) -> None:
     for r in outcome.results:
         decl = outcome.certificates.get(r.id)
         rec = Certificates.record(r, decl) if decl is not None else None
+        if rec is not None and _holds_everything_of(committed.lookup(r.id, decl), rec):
+            rec = committed.records[r.id]
         if rec is not None:
             records[r.id] = rec
             kept += 1
     path = committed.write(records)
     print(f"updated: {path} ({kept} claims recorded; review and commit it like a lockfile)")
+
+
+def _holds_everything_of(committed, rec) -> bool:
+    """Does the committed record say all that the new one says (the same status and method,
+    each of its decisions with the same choice)?"""
+    if committed is None or "decisions" not in rec:
+        return False
+    if any(committed.get(k) != rec.get(k) for k in ("status", "method")):
+        return False
+    recorded = committed.get("decisions")
+    return isinstance(recorded, dict) and all(recorded.get(k) == v for k, v in rec["decisions"].items())
 
 
 def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:
