@@ -1014,8 +1014,8 @@ def _zero_search(expr, facts, trace, at, strategies):
         # also a certification goal): its answer, and its winner recorded again
         label, name, residual, stopped, found = _SEARCHED[memo_key]
     else:
-        with hints.collecting() as found, hints.given(_given_hints(trace, point)):
-            label, name, residual, stopped = _zero_by(expr, facts, options)
+        with hints.given(_given_hints(trace, point)):
+            label, name, residual, stopped, found = _zero_by(expr, facts, options)
         if len(_SEARCHED) > 4096:
             _SEARCHED.clear()
         _SEARCHED[memo_key] = (label, name, residual, stopped, found)
@@ -1043,43 +1043,47 @@ _SEARCHED: dict = {}
 
 
 def _zero_by(expr, facts, options):
-    """(label, winning strategy, residual, stopped): label is None when no strategy gets to
-    0; `stopped` when a classic strategy ran out of its slice (the heavier classic ones are
-    then not tried).  The stages, cheapest first (_ZERO_STAGES)."""
+    """(label, winning strategy, residual, stopped, hints): label is None when no strategy
+    gets to 0; `stopped` when a classic strategy ran out of its slice (the heavier classic
+    ones are then not tried); the sign analysis' replay hints of the winner's stage (what
+    its replay runs: the classic stages share their prepared form).  The stages, cheapest
+    first (_ZERO_STAGES)."""
     seconds = STRATEGY_SECONDS
     if expr.has(sp.Sum, sp.Product):
         # sympy's symbolic summation can run for ever on a sum over a symbolic group size
         # (telescoping attempts): evaluating it gets one strategy's slice, like a strategy
         done = _timeboxed(lambda: expr.doit(), seconds)
         if done is None:
-            return None, None, expr, False
+            return None, None, expr, False, {}
         expr = done
     if expr.has(sp.Piecewise):
         expr = sp.piecewise_fold(expr)
     residual, stopped = expr, False
     prepared = {}
+    found = {"classic": {}, "exp-log": {}, "denest": {}}
     transcendental = _transcendental(expr)
     for stage, names in _ZERO_STAGES:
         names = [n for n in names if n in options]
-        if not names:
+        if not names or stage == "classic" and stopped:
             continue
-        if stage == "classic":
-            if stopped:
-                continue
-            label, name, r, stopped = _zero_by_classic(expr, facts, names, seconds, prepared)
-            if label is not None:
-                return label, name, r, False
-            residual = r if r is not expr else residual
-        elif stage == "exp-log":
-            if transcendental:
-                label, name = _zero_by_exp_log(expr, facts, names, seconds, prepared)
-                if label is not None:
-                    return label, name, sp.S.Zero, False
-        elif _nested_roots(expr):  # the denesting
-            form = _timeboxed(lambda: denested(expr, facts), seconds)
-            if form is not None and form is not expr and _timeboxed(lambda: _rationally_zero(form), seconds) == 0:
-                return _DENEST, _DENEST, sp.S.Zero, False
-    return None, None, residual, stopped
+        label = name = None
+        with hints.collecting() as inside:
+            if stage == "classic":
+                label, name, r, stopped = _zero_by_classic(expr, facts, names, seconds, prepared)
+                if label is None:
+                    residual = r if r is not expr else residual
+            elif stage == "exp-log":
+                if transcendental:
+                    label, name = _zero_by_exp_log(expr, facts, names, seconds, prepared)
+            elif _nested_roots(expr):  # the denesting
+                form = _timeboxed(lambda: denested(expr, facts), seconds)
+                if form is not None and form is not expr and \
+                        _timeboxed(lambda: _rationally_zero(form), seconds) == 0:
+                    label = name = _DENEST
+        found[stage].update(inside)
+        if label is not None:
+            return label, name, r if stage == "classic" else sp.S.Zero, False, found[stage]
+    return None, None, residual, stopped, {}
 
 
 # the order of trying (the names are what certificates record; the order is only the
