@@ -64,11 +64,11 @@ def test_a_given_hint_is_tried_first_and_skips_the_failing_slack():
 def test_a_hint_never_changes_an_answer():
     for label in ("0", "rest", "7", "-1", "nonsense", ""):
         # a wrong or malformed hint for the sum: the usual order still proves it...
-        with hints.given({hints._key(SUM, 0): label}):
+        with hints.given({hints._key(SUM, 0, [SLACK]): label}):
             assert S.Facts([SLACK]).is_positive(SUM)
         # ...and one for a sum with no provable sign proves nothing
         for e in (p1 - p2, SUM - 1):
-            with hints.given({hints._key(e, 0): label}):
+            with hints.given({hints._key(e, 0, [SLACK]): label}):
                 assert not S.Facts([SLACK]).is_positive(e)
 
 
@@ -95,6 +95,26 @@ def test_a_decision_point_records_its_hints_and_a_replay_records_them_again():
     old = Trace({point: "as is"})
     assert S.prove_sign(SUM, "positive", S.Facts([SLACK]), trace=old, at="demo")
     S._SEARCHED.clear()
+
+
+def test_a_replayed_decision_point_tries_its_hinted_alternative_first():
+    S._SEARCHED.clear()
+    searched = Trace()
+    assert S.prove_sign(SUM, "positive", S.Facts([SLACK]), trace=searched, at="demo")
+    point = next(p for p in searched.record if not p.endswith(hints.SUFFIX))
+    for record, skips in ((searched.record, True), ({point: "as is"}, False)):
+        S._SEARCHED.clear()
+        facts = CountingFacts([SLACK])
+        assert S.prove_sign(SUM, "positive", facts, trace=Trace(record), at="demo")
+        assert (SUBTRACTED not in facts.asked) is skips
+    S._SEARCHED.clear()
+
+
+def test_a_node_is_named_with_the_slacks_it_is_analysed_with():
+    # under other facts the same sum may be proved by another alternative
+    assert hints._key(SUM, 0, [SLACK]) != hints._key(SUM, 0, [SLACK, 1 - p1])
+    assert hints._key(SUM, 0, [SLACK]) != hints._key(SUM, 1, [SLACK])
+    assert hints._key(SUM, 0, [SLACK]) == hints._key(p1 + x * (1 - p2 - p1), 0, [1 - p2 - p1])
 
 
 def test_the_same_search_records_the_same_hints_whatever_ran_before_it():

@@ -169,6 +169,14 @@ def test_updating_after_a_replay_keeps_records_that_hold_all_it_used(write_modul
     assert after["amgm-bound"] == data["claims"]["amgm-bound"]
     assert "lhs - rhs#0000000000000000" not in after["exp-increasing"]["decisions"]
     assert after["exp-increasing"]["decisions"]
+    # a replay that reaches another method, and a search from scratch, write their own record
+    data = json.loads((d / FILENAME).read_text())
+    data["claims"]["amgm-bound"]["method"] = "an older engine's name for it"
+    (d / FILENAME).write_text(json.dumps(data))
+    run(d, "--no-cache", "--update-certificates", report_dir=tmp_path / "again")
+    assert json.loads((d / FILENAME).read_text())["claims"]["amgm-bound"]["method"] != data["claims"]["amgm-bound"]["method"]
+    run(d, "--no-cache", "--no-certificates", "--update-certificates", report_dir=tmp_path / "scratch")
+    assert "route A: f defined#00000000000000aa" not in json.loads((d / FILENAME).read_text())["claims"]["square-of-sum"]["decisions"]
 
 
 def test_a_certificate_that_does_not_replay_is_reported_and_searched(write_modules, run, tmp_path):

@@ -648,12 +648,13 @@ def _store_info(outcome, store, cache_dir, args) -> dict:
 def _update_certificates(outcome, ddir: Path, complete: bool) -> None:
     """Write DIR/certificates.json from this run's results.  A complete run keeps exactly
     the current claims (a claim that errored keeps its old record if it still matches);
-    an --only run updates only the claims it ran.  A current record that already holds
-    every decision this run's result used, with its status and method, is kept as it
-    stands: a replay never reaches the decisions a search recorded for alternatives tried
-    before the winner (a maximiser's route A that failed after its sub-decisions), and
-    writing the record again from the replay would change a fresh clone's lockfile when no
-    claim changed."""
+    an --only run updates only the claims it ran.  A current record that this run
+    replayed, and that holds every decision the replay used with its status and method, is
+    kept as it stands: a replay never reaches the decisions a search recorded for
+    alternatives tried before the winner (a maximiser's route A that failed after its
+    sub-decisions), and writing the record again from the replay would change a fresh
+    clone's lockfile when no claim changed.  A claim that was searched (--no-certificates,
+    a record that failed to replay) is written from its search."""
     from .run.certificates import Certificates
 
     committed = Certificates.load(ddir)
@@ -666,7 +667,7 @@ def _update_certificates(outcome, ddir: Path, complete: bool) -> None:
     for r in outcome.results:
         decl = outcome.certificates.get(r.id)
         rec = Certificates.record(r, decl) if decl is not None else None
-        if rec is not None and _holds_everything_of(committed.lookup(r.id, decl), rec):
+        if rec is not None and r.origin == "replayed" and _holds_everything_of(committed.lookup(r.id, decl), rec):
             rec = committed.records[r.id]
         if rec is not None:
             records[r.id] = rec

@@ -54,21 +54,28 @@ class _NodeHasher(Hasher):
 _HASHER = _NodeHasher()
 
 
-def _key(e, depth: int) -> str:
+def _key(e, depth: int, slacks=()) -> str:
+    """A node's name: the sum, its depth and the slacks it is analysed with (the same sum
+    can be proved by different alternatives under other facts)."""
     if len(_HASHER.memo) > 50_000:  # a long-lived worker: the memo only saves time
         _HASHER.memo.clear()
-    return f"{depth}:{hashlib.sha256(_HASHER.expr(e)).hexdigest()[:12]}"
+    h = hashlib.sha256(_HASHER.expr(e))
+    for k in slacks:
+        h.update(_HASHER.expr(k))
+    return f"{depth}:{h.hexdigest()[:12]}"
 
 
 @contextmanager
 def collecting():
     """Collect the hints found inside into a new dict (yielded); the enclosing collector
     does not see them (the caller merges them when the work they belong to succeeded)."""
-    token = _FOUND.set({})
-    try:
+    token = None
+    try:  # set inside the try: a time limit's signal may arrive at any bytecode
+        token = _FOUND.set({})
         yield _FOUND.get()
     finally:
-        _FOUND.reset(token)
+        if token is not None:
+            _FOUND.reset(token)
 
 
 def found(hints) -> None:
@@ -81,28 +88,34 @@ def found(hints) -> None:
 @contextmanager
 def given(hints: dict | None):
     """The hints a certificate gives for the decision point replayed inside."""
-    token = _GIVEN.set(hints or None)
+    token = None
     try:
+        token = _GIVEN.set(hints or None)
         yield
     finally:
-        _GIVEN.reset(token)
+        if token is not None:
+            _GIVEN.reset(token)
 
 
-def hint_for(e, depth: int):
+def hint_for(e, depth: int, slacks=()):
     """(the given label for this node or None, its key or None when nothing is given)."""
     hints = _GIVEN.get()
     if hints is None:
         return None, None
-    key = _key(e, depth)
+    key = _key(e, depth, slacks)
     return hints.get(key), key
 
 
-def note(e, depth: int, label: str, key: str | None = None) -> None:
-    """Record that node (e, depth) was proved by alternative `label`."""
+def note(e, depth: int, label: str, key: str | None = None, slacks=()) -> None:
+    """Record that node (e, depth) was proved by alternative `label`.  (A replay records
+    the hint it was given when that alternative proves the node: a hint that names an
+    alternative the usual order would not have reached first stays in the record until a
+    search writes it again, ``--no-certificates --update-certificates``; it costs time,
+    never an answer.)"""
     outer = _FOUND.get()
     if outer is None:
         return
-    outer[key or _key(e, depth)] = label
+    outer[key or _key(e, depth, slacks)] = label
 
 
 def encode(hints: dict) -> str:

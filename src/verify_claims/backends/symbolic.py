@@ -200,7 +200,7 @@ class Facts:
             return self._structure_rest(e, depth, small)
         # which alternative proves it: slack i subtracted ("i"), or the other rules ("rest");
         # a replay tries the one its certificate names first (hints.py), then the usual order
-        first, key = hints.hint_for(e, depth)
+        first, key = hints.hint_for(e, depth, self.positive)
         labels = [str(i) for i in range(len(self.positive))] + ["rest"]
         if first in labels:
             labels.remove(first)
@@ -214,7 +214,7 @@ class Facts:
                 ok = rest.is_nonnegative is True or (rest != e and self.is_nonnegative(rest, depth + 2))
             if ok:
                 if label != "0":  # the usual order's first needs no hint
-                    hints.note(e, depth, label, key)
+                    hints.note(e, depth, label, key, self.positive)
                 return True
         return False
 
