@@ -9,10 +9,11 @@ clone's 37 s of claim CPU on the bundled paper, in 46 sums.
 
 So a decision point of ``zero_by`` or ``prove_sign`` also records, for every sum whose
 proof did not use the first alternative, which one it used (a slack's index, or "rest"),
-named by a digest of the sum and its depth.  A replay tries that alternative first.  A
-hint only reorders: every alternative is still the same sound rule executed in full, and
-one that fails (a hint from an edited declaration, a corrupt file, a digest collision)
-falls back to the usual order.  So a hint can cost time but never change a verdict.
+named by a digest of the sum, its depth and the slacks.  A replay tries that alternative
+first.  A hint only reorders: every alternative is still the same sound rule executed in
+full, and one that fails (a hint from an edited declaration, a corrupt file, a digest
+collision) falls back to the usual order.  So a hint cannot make the analysis prove what it
+would not; at worst it costs time (and a replay that runs out of it is searched again).
 
 The hints of a node are kept with its memoised answer (``Facts._remember``) and with a
 decision point's memoised search, so what a point records does not depend on what this
