@@ -40,6 +40,26 @@ def test_the_alternative_that_proved_a_sum_is_recorded_when_it_is_not_the_first(
     assert found == {}
 
 
+def test_a_hint_is_named_with_the_facts_slacks():
+    assert _found(SUM) == {hints._key(SUM, 0, [SLACK]): "rest"}
+
+
+def test_zero_by_keeps_the_hints_of_its_winning_stage_only(monkeypatch):
+    # the classic stage (which a replay of an exp/log winner does not run) finds a hint and
+    # fails; the exp/log stage finds another and wins: only the latter is the point's
+    def classic(expr, facts, names, seconds, prepared):
+        hints.note(p1, 0, "rest", key="0:classic")
+        return None, None, expr, False
+
+    def exp_log(expr, facts, names, seconds, prepared):
+        hints.note(p1, 0, "rest", key="0:exp-log")
+        return "exp-log+rational", "exp-log+rational"
+    monkeypatch.setattr(S, "_zero_by_classic", classic)
+    monkeypatch.setattr(S, "_zero_by_exp_log", exp_log)
+    label, name, residual, stopped, found = S._zero_by(sp.exp(x) + p1, S.Facts([SLACK]), S._STRATEGY_NAMES)
+    assert name == "exp-log+rational" and found == {"0:exp-log": "rest"}
+
+
 def test_a_memoised_answer_passes_on_the_same_hints():
     facts = S.Facts([SLACK])
     with hints.collecting() as first:

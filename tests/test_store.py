@@ -179,6 +179,26 @@ def test_updating_after_a_replay_keeps_records_that_hold_all_it_used(write_modul
     assert "route A: f defined#00000000000000aa" not in json.loads((d / FILENAME).read_text())["claims"]["square-of-sum"]["decisions"]
 
 
+def test_updating_from_the_store_keeps_replayed_records_unless_certificates_are_ignored(write_modules, run):
+    """The usual sequence: a run (filling the store from replays of the committed records),
+    then `--update-certificates` answered from the store: the records stay as committed.
+    With --no-certificates the run's own results are written, even replayed from the store."""
+    d = write_modules({"a.py": MODULE})
+    run(d, "--update-certificates")
+    data = json.loads((d / FILENAME).read_text())
+    extra = "route A: f defined#00000000000000aa"
+    data["claims"]["square-of-sum"]["decisions"][extra] = "as is"
+    (d / FILENAME).write_text(json.dumps(data))
+    run(d, "--cache-clear")
+    code, out, err, report = run(d, "--update-certificates")
+    assert set(origins(report).values()) == {"store"}
+    assert extra in json.loads((d / FILENAME).read_text())["claims"]["square-of-sum"]["decisions"]
+    run(d, "--no-certificates")  # a search from scratch, stored; then replayed from the store
+    code, out, err, report = run(d, "--no-certificates", "--recheck", "--update-certificates")
+    assert set(origins(report).values()) == {"replayed"}
+    assert extra not in json.loads((d / FILENAME).read_text())["claims"]["square-of-sum"]["decisions"]
+
+
 def test_a_certificate_that_does_not_replay_is_reported_and_searched(write_modules, run, tmp_path):
     d = write_modules({"a.py": MODULE})
     run(d, "--update-certificates")

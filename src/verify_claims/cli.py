@@ -528,7 +528,7 @@ def _verify(args, ddir, store, cache_dir, colour, rdir) -> int:
     if args.update_docs:
         _update_docs(report, ddir, complete=complete)
     if args.update_certificates:
-        _update_certificates(outcome, ddir, complete=complete)
+        _update_certificates(outcome, ddir, complete=complete, keep_replayed=not args.no_certificates)
     if outcome.drawings:
         from .report.plots import provide
         provide(outcome.drawings)
@@ -645,16 +645,18 @@ def _store_info(outcome, store, cache_dir, args) -> dict:
             "replay_failures": [list(x) for x in outcome.replay_failures]}
 
 
-def _update_certificates(outcome, ddir: Path, complete: bool) -> None:
+def _update_certificates(outcome, ddir: Path, complete: bool, keep_replayed: bool = True) -> None:
     """Write DIR/certificates.json from this run's results.  A complete run keeps exactly
     the current claims (a claim that errored keeps its old record if it still matches);
-    an --only run updates only the claims it ran.  A current record that this run
-    replayed, and that holds every decision the replay used with its status and method, is
-    kept as it stands: a replay never reaches the decisions a search recorded for
-    alternatives tried before the winner (a maximiser's route A that failed after its
-    sub-decisions), and writing the record again from the replay would change a fresh
-    clone's lockfile when no claim changed.  A claim that was searched (--no-certificates,
-    a record that failed to replay) is written from its search."""
+    an --only run updates only the claims it ran.  A current record is kept as it stands
+    when the result came from a replay (this run's, or a stored one's) that used only
+    decisions the record holds, with its status and method: a replay never reaches the
+    decisions a search recorded for alternatives tried before the winner (a maximiser's
+    route A that failed after its sub-decisions), and writing the record again from the
+    replay would change a fresh clone's lockfile when no claim changed.  A claim that was
+    searched (a record that failed to replay), and every claim of a run that ignores the
+    committed certificates (`keep_replayed` False: --no-certificates), is written from its
+    own result."""
     from .run.certificates import Certificates
 
     committed = Certificates.load(ddir)
@@ -667,7 +669,9 @@ def _update_certificates(outcome, ddir: Path, complete: bool) -> None:
     for r in outcome.results:
         decl = outcome.certificates.get(r.id)
         rec = Certificates.record(r, decl) if decl is not None else None
-        if rec is not None and r.origin == "replayed" and _holds_everything_of(committed.lookup(r.id, decl), rec):
+        replay = ((r.evidence or {}).get("replay") or {}).get("result")
+        if rec is not None and keep_replayed and replay == "replayed" and \
+                _holds_everything_of(committed.lookup(r.id, decl), rec):
             rec = committed.records[r.id]
         if rec is not None:
             records[r.id] = rec
