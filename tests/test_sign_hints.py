@@ -148,6 +148,24 @@ def test_the_same_search_records_the_same_hints_whatever_ran_before_it():
     S._SEARCHED.clear()
 
 
+def test_hints_given_to_a_replay_do_not_leak_into_a_later_search_of_the_same_point():
+    # proved by its first alternative (the slack subtracted) and by "rest" too: a stale
+    # hint "rest" is recorded by the replay given it, and by nothing else in this process
+    e = sp.expand(SLACK * sp.exp(x) + SLACK)
+    S._SEARCHED.clear()
+    searched = Trace()
+    assert S.prove_sign(e, "positive", S.Facts([SLACK]), trace=searched, at="leak")
+    (point, form), = searched.record.items()
+    stale = {point: form, point + hints.SUFFIX: hints.encode({hints._key(e, 0, [SLACK]): "rest"})}
+    replayed = Trace(stale)
+    assert S.prove_sign(e, "positive", S.Facts([SLACK]), trace=replayed, at="leak")
+    assert replayed.record == stale
+    plain = Trace({point: form})  # the same options, no hints: its own answer, not the replay's
+    assert S.prove_sign(e, "positive", S.Facts([SLACK]), trace=plain, at="leak")
+    assert plain.record == {point: form}
+    S._SEARCHED.clear()
+
+
 def test_hints_round_trip_and_malformed_text_is_dropped():
     got = {"0:aaaaaaaaaaaa": "rest", "1:bbbbbbbbbbbb": "2"}
     assert hints.decode(hints.encode(got)) == got

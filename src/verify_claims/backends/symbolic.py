@@ -1008,13 +1008,15 @@ def _zero_search(expr, facts, trace, at, strategies):
     # (the prover retries a gradient with more facts)
     facts_matter = expr.has(sp.log, sp.exp, sp.asinh, sp.Sum, sp.Product) or (
         _DENEST in options and bool(_nested_roots(expr)))
-    memo_key = ("zero", expr, facts.key() if facts_matter else None, tuple(options))
+    given = _given_hints(trace, point)
+    # with the hints given: what a search records must not depend on a replay before it
+    memo_key = ("zero", expr, facts.key() if facts_matter else None, tuple(options), _hints_key(given))
     if memo_key in _SEARCHED:
         # the same search ran before in this process (the prover's first-order condition is
         # also a certification goal): its answer, and its winner recorded again
         label, name, residual, stopped, found = _SEARCHED[memo_key]
     else:
-        with hints.given(_given_hints(trace, point)):
+        with hints.given(given):
             label, name, residual, stopped, found = _zero_by(expr, facts, options)
         if len(_SEARCHED) > 4096:
             _SEARCHED.clear()
@@ -1029,6 +1031,10 @@ def _given_hints(trace, point) -> dict | None:
     if trace is None or not trace.replaying:
         return None
     return hints.decode(trace.replay.get(point + hints.SUFFIX))
+
+
+def _hints_key(given) -> tuple | None:
+    return tuple(sorted(given.items())) if given else None
 
 
 def _won(trace, point, name, found) -> None:
@@ -1361,11 +1367,12 @@ def prove_sign(expr, want: str, facts: Facts = NO_FACTS, trace=None, at: str = "
     if trace is not None:
         point = trace.point(f"{at}:{want}", expr, facts.key())
         forms = trace.options(point, forms)
-    memo_key = ("sign", want, expr, facts.key(), tuple(forms))
+    given = _given_hints(trace, point)
+    memo_key = ("sign", want, expr, facts.key(), tuple(forms), _hints_key(given))
     if memo_key in _SEARCHED:
         name, found = _SEARCHED[memo_key]
     else:
-        with hints.given(_given_hints(trace, point)):
+        with hints.given(given):
             name, found = _prove_sign(expr, want, facts, forms)
         if len(_SEARCHED) > 4096:
             _SEARCHED.clear()
