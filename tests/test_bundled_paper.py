@@ -103,13 +103,12 @@ def test_updating_the_certificates_after_this_run_would_change_nothing(paper_run
     """The run replayed the committed certificates: `--update-certificates` after it keeps
     every record as committed (a fresh clone's update leaves the lockfile alone), as each
     replay reached its record's status and method through decisions the record holds."""
-    from verify_claims.cli import _holds_everything_of
     from verify_claims.run.certificates import Certificates
 
     records = Certificates.load(ROOT / "derivations").records
     replayed = [c for c in paper_run[1]["claims"] if c.get("origin") == "replayed"]
     assert len(replayed) >= 200
-    changed = [c["id"] for c in replayed if c["status"] in ("proved", "certified") and not _holds_everything_of(
+    changed = [c["id"] for c in replayed if c["status"] in ("proved", "certified") and not Certificates.covers(
         records[c["id"]], {"status": c["status"], "method": c["method"], "decisions": c["evidence"].get("trace") or {}})]
     assert changed == []
 

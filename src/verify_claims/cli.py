@@ -671,24 +671,13 @@ def _update_certificates(outcome, ddir: Path, complete: bool, keep_replayed: boo
         rec = Certificates.record(r, decl) if decl is not None else None
         replay = ((r.evidence or {}).get("replay") or {}).get("result")
         if rec is not None and keep_replayed and replay == "replayed" and \
-                _holds_everything_of(committed.lookup(r.id, decl), rec):
+                Certificates.covers(committed.lookup(r.id, decl), rec):
             rec = committed.records[r.id]
         if rec is not None:
             records[r.id] = rec
             kept += 1
     path = committed.write(records)
     print(f"updated: {path} ({kept} claims recorded; review and commit it like a lockfile)")
-
-
-def _holds_everything_of(committed, rec) -> bool:
-    """Does the committed record say all that the new one says (the same status and method,
-    each of its decisions with the same choice)?"""
-    if committed is None or "decisions" not in rec:
-        return False
-    if any(committed.get(k) != rec.get(k) for k in ("status", "method")):
-        return False
-    recorded = committed.get("decisions")
-    return isinstance(recorded, dict) and all(recorded.get(k) == v for k, v in rec["decisions"].items())
 
 
 def _write_reports(report, args, code, fig_note, store, staging: Path) -> tuple:

@@ -92,6 +92,18 @@ class Certificates:
                 rec["reason"] = reason.removesuffix(RECORDED_NOTE)
         return rec
 
+    @staticmethod
+    def covers(committed: dict | None, rec: dict) -> bool:
+        """Does the committed record say all that the new one says (the same status and
+        method, each of its decisions with the same choice)?  What --update-certificates asks
+        before keeping a record a replay reached (cli._update_certificates)."""
+        if committed is None or "decisions" not in rec:
+            return False
+        if any(committed.get(k) != rec.get(k) for k in ("status", "method")):
+            return False
+        recorded = committed.get("decisions")
+        return isinstance(recorded, dict) and all(recorded.get(k) == v for k, v in rec["decisions"].items())
+
     def render(self, records: dict) -> str:
         data = {"format": FORMAT,
                 "about": "verify-claims --update-certificates: per claim, the decisions that proved or certified it "
