@@ -21,6 +21,8 @@ from dataclasses import dataclass, replace
 
 import sympy as sp
 
+from .model.short_text import short_str
+
 __all__ = ["Mutant", "Candidate", "expression_mutants", "claim_mutants", "MAX_PER_CLAIM"]
 
 MAX_PER_CLAIM = 24   # a few dozen at most: plausible mistakes, not every tree edit
@@ -88,9 +90,10 @@ def _neighbours(node):
 
 
 def expression_mutants(expr, domain_groups=()) -> list:
-    """Candidate mistakes in `expr`: (operator@position, description, build) where build()
-    returns the mutated expression.  Nothing is built here: a claim keeps only a few
-    dozen of its candidates, and building costs as much as the expression is large.
+    """Candidate mistakes in `expr`: (operator@position, describe, build) where describe()
+    returns the readable description and build() the mutated expression.  Nothing is
+    built or printed here: a claim keeps only a few dozen of its candidates, and building
+    or printing costs as much as the expression is large.
 
     `domain_groups`: tuples of symbols that share a domain (swapping two of them is a
     plausible mistake: pi_a for pi_b)."""
@@ -104,31 +107,32 @@ def expression_mutants(expr, domain_groups=()) -> list:
         out.append((f"{op}@{where}", desc, lambda: _replace_at(expr, path, new_node())))
 
     if expr != 0:
-        add("negate", (), "the whole side negated (sign flip)", lambda: -expr)
+        add("negate", (), lambda: "the whole side negated (sign flip)", lambda: -expr)
     for path, node in _preorder(expr, limit=_MAX_NODES):
         if isinstance(node, sp.Add):
             for i, term in enumerate(node.args):
-                add(f"term-sign-{i}", path + (i,), f"the sign of the term {_short(term)} flipped (+ for -)",
-                    lambda term=term: -term)
+                add(f"term-sign-{i}", path + (i,), lambda term=term: f"the sign of the term {_short(term)} flipped "
+                    "(+ for -)", lambda term=term: -term)
                 rest = node.args[:i] + node.args[i + 1:]
-                add(f"drop-term-{i}", path, f"the term {_short(term)} dropped", lambda rest=rest: sp.Add(*rest))
+                add(f"drop-term-{i}", path, lambda term=term: f"the term {_short(term)} dropped",
+                    lambda rest=rest: sp.Add(*rest))
         elif isinstance(node, sp.Number) and node != sp.S.NegativeOne:
             for name, v in _constant_changes(node):
-                add(f"const-{name}", path, f"the constant {node} changed to {v}", lambda v=v: v)
+                add(f"const-{name}", path, lambda node=node, v=v: f"the constant {node} changed to {v}", lambda v=v: v)
         for name, new in _neighbours(node):
-            add(name, path, f"{_short(node)} replaced by {_short(new)}", lambda new=new: new)
+            add(name, path, lambda node=node, new=new: f"{_short(node)} replaced by {_short(new)}", lambda new=new: new)
     for group in domain_groups:
         syms = [s for s in group if expr.has(s)]
         for a_i in range(len(syms)):
             for b_i in range(a_i + 1, len(syms)):
                 a, b = syms[a_i], syms[b_i]
-                out.append((f"swap-{a}-{b}", f"{a} and {b} swapped", lambda a=a, b=b: expr.xreplace({a: b, b: a})))
+                out.append((f"swap-{a}-{b}", lambda a=a, b=b: f"{a} and {b} swapped",
+                            lambda a=a, b=b: expr.xreplace({a: b, b: a})))
     return out
 
 
 def _short(e, n=60) -> str:
-    s = sp.sstr(e)
-    return s if len(s) <= n else s[: n - 3] + "..."
+    return short_str(e, n)
 
 
 def domain_groups(claim) -> list:
@@ -148,20 +152,26 @@ def field_mutants(claim, field_name: str, expr, groups, rebuild=None) -> list:
     `rebuild(new_expr)` gives the mutated claim (default: the field replaced)."""
     rebuild = rebuild or (lambda new: replace(claim, **{field_name: new}))
     out = []
-    for op, desc, build in expression_mutants(expr, groups):
-        out.append(Candidate(f"{field_name}:{op}", f"{field_name}: {desc}", expr, build, rebuild))
+    for op, describe, build in expression_mutants(expr, groups):
+        out.append(Candidate(f"{field_name}:{op}", lambda field=field_name, describe=describe: f"{field}: {describe()}",
+                             expr, build, rebuild))
     return out
 
 
 @dataclass(frozen=True)
 class Candidate:
-    """A mutant not built yet: its label and description, and how to build it."""
+    """A mutant not built yet: its label, how to describe it and how to build it (a
+    claim's expressions give thousands of candidates, of which a few dozen are chosen)."""
 
     label: str
-    description: str
+    describe: object  # () -> the readable description
     original: object
     build_expr: object
     rebuild: object
+
+    @property
+    def description(self) -> str:
+        return self.describe()
 
     def build(self):
         """The Mutant, or None when the mistake changes nothing, makes the formula

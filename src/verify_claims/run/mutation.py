@@ -44,9 +44,8 @@ CLAIM_SECONDS = 300.0      # CPU seconds of one claim's whole mutation (the work
 def _formula(m) -> str:
     if m.mutated is None:
         return m.description
-    import sympy as sp
-    s = sp.sstr(m.mutated)
-    return s if len(s) <= 300 else s[:297] + "..."
+    from ..model.short_text import short_str
+    return short_str(m.mutated, 300)
 
 
 def _compare(claim, pairs, settings) -> str:
