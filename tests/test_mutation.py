@@ -79,6 +79,30 @@ def test_a_true_weaker_statement_is_still_true_and_excluded_from_the_score():
     assert rec["score"] == c["killed"] / (c["killed"] + c["survived"])
 
 
+def test_a_mutant_the_screen_misses_but_certification_refutes_is_killed():
+    """The gate refutes a claim whose certification finds a confirmed counterexample that
+    the random points missed ("the random spot-check missed it"): the mutation run counts
+    such a mutant as killed, as the gate would, not as a survivor."""
+    eps = sp.Rational(1, 10 ** 12)
+    claim = Inequality(id="narrow", title="(x - 3/10)^2 + eps >= 0", ref="1", lhs=(x - sp.Rational(3, 10)) ** 2 + eps,
+                       op=">=", rhs=0, domain={x: sp.Interval(0, 1)})
+    wrong = (x - sp.Rational(3, 10)) ** 2 - eps  # false only within 1e-6 of x = 3/10
+    m = Mutant("lhs:term-sign-1@1", "lhs: the sign of eps flipped", claim.__class__(**{**_fields(claim), "lhs": wrong}),
+               claim.lhs, wrong)
+    assert kind_of(m.claim).spot_check(m.claim, SETTINGS, __import__("random").Random(0), screen=True).verdict \
+        == "consistent"  # the screen's points do not see it
+    row = classify(claim, m, SETTINGS)
+    assert row["verdict"] == "killed" and row["killed_by"] == "certification", row
+    cx = row["counterexample"]
+    assert cx["type"] == "inequality violated" and abs(float(cx["point"]["x"]) - 0.3) < 1e-6, cx
+    # the negative: the same mistake with the sign that keeps the claim true is not killed
+    right = (x - sp.Rational(3, 10)) ** 2 + 2 * eps
+    ok = Mutant("lhs:const-double@1", "lhs: eps doubled", claim.__class__(**{**_fields(claim), "lhs": right}),
+                claim.lhs, right)
+    row = classify(claim, ok, SETTINGS)
+    assert row["verdict"] == "still true" and "killed_by" not in row, row
+
+
 def test_kind_mistakes_are_generated_and_killed():
     """A reversed monotonicity, the other root of a quadratic, a maximiser moved off its
     place: each is a mutant of its kind, and the screen refutes it."""

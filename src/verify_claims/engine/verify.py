@@ -129,20 +129,24 @@ def _verify(claim, settings: Settings | None, certificate: dict | None) -> Resul
                                                    seconds=round(time.process_time() - t0, 4)))
 
 
-def establish_screened(claim, settings: Settings, screen: NumericOutcome) -> str:
-    """The sound status ("proved" or "certified") the prover, then the certifier, reach
-    for `claim` within the settings' budgets, or "" -- for a claim whose screen (`screen`,
-    at these settings) already agreed with it at every point, so the numbers are not run
-    again.  What the mutation run asks of a mutant that survived the screen: is it still
-    a true statement?"""
+def establish_screened(claim, settings: Settings, screen: NumericOutcome) -> tuple:
+    """(status, counterexample) for a claim whose screen (`screen`, at these settings)
+    already agreed with it at every point, so the numbers are not run again: the sound
+    status ("proved" or "certified") that the prover and certification reach within the
+    settings' budgets, in the order a run tries them (_prove_and_certify), or ""; and the
+    counterexample a certification method found and confirmed, which refutes the claim
+    as a run would (_combine_certificate), else None.  What the mutation run asks of a
+    mutant that survived the screen: is it still a true statement, or does the gate
+    refute it after all?"""
     random.seed(f"sympy:{settings.seed}:{claim.id}")
     kind = kind_of(claim)
     ctx = Context(settings, Trace(None))
-    proof = _attempt_proof(kind, claim, ctx, settings.symbolic_budget())
+    proof, cert, _, _ = _prove_and_certify(kind, claim, ctx, screen, settings, time.process_time())
     if proof.status is not None:
-        return str(proof.status)
-    cert = _attempt_certificate(kind, claim, ctx, proof, screen, settings.certification_budget())
-    return "certified" if cert is not None and cert.verdict == "certified" else ""
+        return str(proof.status), None
+    if cert is not None and cert.verdict == "refuted" and cert.counterexample:
+        return "", cert.counterexample
+    return ("certified" if cert is not None and cert.verdict == "certified" else ""), None
 
 
 def _with_hints(claim, result: Result) -> Result:

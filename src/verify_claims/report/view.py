@@ -442,8 +442,8 @@ def _narrowed_view(n):
 
 
 MUTANT_VERDICT_TEXT = {
-    "killed": "the gate refutes the mutated claim (a counterexample at the seeded points) or reports it "
-              "undecided",
+    "killed": "the gate refutes the mutated claim (a counterexample at the seeded points, or one that "
+              "certification found and confirmed) or reports it undecided",
     "equivalent": "sympy shows the mutated formula equal to the original on the domain: no mistake at all "
                   "(excluded from the score)",
     "still true": "the mutated claim is itself proved or certified: a different but true statement, which no "

@@ -5,9 +5,11 @@ editing mistakes, ``verify_claims.mutation``) go through the falsify-first scree
 the same seeded points in floats, mpmath for every doubtful one, a small CPU budget per
 mutant, no proof search -- in the same worker processes and CPU-time limits as claims:
 
-- **killed**: the screen found a confirmed counterexample, or decided none of the mutant's
-  points and no sound method establishes it (the gate would report it undecided): either way
-  the gate would fail;
+- **killed**: the screen found a confirmed counterexample; or a certification method found
+  one when the mutant was given to the sound methods (below: the gate refutes it the same
+  way, "the random spot-check missed it"); or the screen decided none of the mutant's points
+  and no sound method establishes it (the gate would report it undecided): either way the
+  gate would fail;
 - **equivalent**: not killed, and sympy shows the mutated formula equal to the original on
   the claim's domain (no mistake at all: excluded from the score);
 - **still true**: not killed, and the mutated claim is itself proved or certified by the
@@ -33,7 +35,7 @@ from ..model.status import Status
 __all__ = ["mutate_claim", "classify", "run_mutation", "summarise", "attach", "harmless_reason", "score_of",
            "format_score", "survivors_by_claim", "VERSION"]
 
-VERSION = "mutation-1"  # part of the store key: bump when the mutants or the verdict rules change
+VERSION = "mutation-2"  # part of the store key: bump when the mutants or the verdict rules change
 MUTANT_SECONDS = 4.0      # CPU seconds of one mutant's screen
 EQUIVALENCE_SECONDS = 1.5  # CPU seconds to show a surviving mutant's formula equal to the original
 EQUIVALENCE_POINTS = 12    # points at which the numbers may show it different first
@@ -140,8 +142,10 @@ def _sign_free(claim, m) -> bool:
         return False
 
 
-def _still_true(m, settings, screen) -> str:
-    """The mutated claim proved or certified (a true statement after all): its status, or "".
+def _still_true(m, settings, screen) -> tuple:
+    """(status, counterexample): the mutated claim proved or certified (a true statement
+    after all), or refuted by a counterexample that certification found and confirmed (a
+    false one the gate refutes), each as establish_screened says; ("", None): neither.
     Its screen already agreed with it at every point: only the sound methods run."""
     from dataclasses import replace as dc_replace
 
@@ -152,7 +156,7 @@ def _still_true(m, settings, screen) -> str:
         with time_limit(STILL_TRUE_SECONDS + 1.0):
             return establish_screened(m.claim, quick, screen)
     except (TimeUp, Exception):  # noqa: BLE001 - not established
-        return ""
+        return "", None
 
 
 def mutate_claim(claim, settings, certificate=None) -> Result:
@@ -215,7 +219,7 @@ def classify(claim, m, settings, try_sound: bool = True) -> dict:
         verdict, cx = "killed", screen.counterexample
     elif failure and not timed_out:  # a mutant the engine cannot evaluate is an error: the gate fails
         verdict, cx = "killed", {"type": "error", "cause": failure}
-    how, numbers = "", ""
+    how, numbers, found = "", "", None
     if verdict == "survived":
         pairs = _forms(claim, m)
         numbers = _compare(claim, pairs, settings)
@@ -225,9 +229,12 @@ def classify(claim, m, settings, try_sound: bool = True) -> dict:
         if _equivalent(claim, m, pairs, numbers):
             verdict = "equivalent"
         else:
-            how = _still_true(m, settings, screen) if screen is not None and (try_sound or undecided) else ""
+            how, found = _still_true(m, settings, screen) if screen is not None and (try_sound or undecided) \
+                else ("", None)
             if how:
                 verdict = "still true"
+            elif found:
+                verdict, cx = "killed", found
             elif undecided:
                 verdict, cx = "killed", {"type": "undecided", "cause": "the numbers decide the mutated claim at "
                                          "no point and no sound method establishes it: the gate reports it "
@@ -236,6 +243,8 @@ def classify(claim, m, settings, try_sound: bool = True) -> dict:
            "seconds": round(time.process_time() - t1, 4)}
     if how:
         row["still_true"] = how
+    if found:
+        row["killed_by"] = "certification"  # its counterexample: one the screen's points missed
     if verdict == "killed" and cx:
         row["counterexample"] = {k: v for k, v in list(cx.items())[:6]}
     if verdict == "survived":
