@@ -76,3 +76,23 @@ def test_long_expressions_are_not_printed_whole(monkeypatch):
     printed.clear()
     assert short_str(e + 1, 100) == want_more
     assert first and not any(p in printed for p in first)  # the terms came from the first printing
+
+
+def test_what_prints_otherwise_in_another_place_is_not_taken_from_the_memo():
+    """A Float keeps its trailing zeros only printed alone; Subs and Lambda are equal to
+    their renamings, which print otherwise; a matrix pads each column to its widest entry
+    (a later entry widens an earlier one).  Each gives sstr's text in any order."""
+    f = sp.Function("f")
+    u, v = sp.symbols("u v")
+    big = sp.Add(*[x ** j * y / (j + 1) for j in range(1, 80)])
+    cases = [[sp.Float(1.5), x + sp.Float(1.5), sp.Float(1.5)],
+             [sp.Subs(f(u), u, 0), sp.Subs(f(v), v, 0)],
+             [sp.Tuple(sp.Subs(f(u), u, 0), 1), sp.Tuple(sp.Subs(f(v), v, 0), 1)],
+             [sp.Tuple(sp.Lambda(u, u), 1), sp.Tuple(sp.Lambda(v, v), 1)],
+             [sp.ImmutableMatrix([[big, 1], [x, 2], [2 * big, 3]])]]
+    for group in cases:
+        for order in (group, group[::-1]):
+            short_text._PRINTED.clear()
+            for e in order:
+                for n in (60, 300):
+                    assert short_str(e, n) == _cut(e, n), (e, n)

@@ -144,8 +144,8 @@ def establish_screened(claim, settings: Settings, screen: NumericOutcome) -> tup
     proof, cert, _, _ = _prove_and_certify(kind, claim, ctx, screen, settings, time.process_time())
     if proof.status is not None:
         return str(proof.status), None
-    if cert is not None and cert.verdict == "refuted" and cert.counterexample:
-        return "", cert.counterexample
+    if cert is not None and cert.verdict == "refuted":
+        return "", cert.counterexample or {"type": "refuted by certification", "method": cert.method}
     return ("certified" if cert is not None and cert.verdict == "certified" else ""), None
 
 

@@ -39,7 +39,11 @@ VERSION = "mutation-2"  # part of the store key: bump when the mutants or the ve
 MUTANT_SECONDS = 4.0      # CPU seconds of one mutant's screen
 EQUIVALENCE_SECONDS = 1.5  # CPU seconds to show a surviving mutant's formula equal to the original
 EQUIVALENCE_POINTS = 12    # points at which the numbers may show it different first
-STILL_TRUE_SECONDS = 3.0   # CPU seconds to prove, then certify, a surviving mutant (half each)
+# CPU seconds of the prover and of certification for a surviving mutant (half each, in a
+# run's order), the whole attempt cut at STILL_TRUE_SECONDS + 1: certification's margin fits
+# in it once, so a kind that certifies again after the prover (a root, a maximiser) gets
+# what is left of it for that
+STILL_TRUE_SECONDS = 3.0
 CLAIM_SECONDS = 300.0      # CPU seconds of one claim's whole mutation (the worker's hard limit)
 
 
