@@ -201,6 +201,29 @@ def test_cli_mutate_writes_the_score_the_survivors_and_the_gate(tmp_path, capsys
     assert code == ExitCode.OK and report["mutation"]["gate"]["passed"] is True
 
 
+NARROW_MODULE = '''
+    """A claim whose sign-flipped constant is false only within 1e-6 of x = 3/10."""
+    import sympy as sp
+    from verify_claims import Inequality
+    x = sp.Symbol("x")
+    CLAIMS = [Inequality(id="narrow", title="(x - 3/10)^2 + 1e-12 >= 0", ref="1",
+                         lhs=(x - sp.Rational(3, 10)) ** 2 + sp.Rational(1, 10 ** 12), op=">=", rhs=0,
+                         domain={x: sp.Interval(0, 1)})]
+'''
+
+
+def test_cli_reports_a_mutant_killed_by_certification(tmp_path):
+    d = _write(tmp_path, NARROW_MODULE)
+    code, report, out = _run(tmp_path, d, "--mutate")
+    assert code == ExitCode.OK
+    rows = {r["label"]: r for r in report["claims"][0]["mutation"]["mutants"]}
+    flipped = [r for label, r in rows.items() if label.startswith("lhs:term-sign-")
+               and "1/1000000000000" in r["mistake"]]
+    assert flipped and flipped[0]["verdict"] == "killed" and flipped[0]["killed_by"] == "certification", rows
+    assert not any(r.get("killed_by") for r in rows.values() if r["verdict"] != "killed")
+    assert "killed (by certification)" in (out / "report.html").read_text()
+
+
 def test_without_mutate_there_is_no_mutation_record(tmp_path):
     d = _write(tmp_path, INSTANCE_MODULE)
     code, report, out = _run(tmp_path, d)
