@@ -59,6 +59,25 @@ def test_an_equivalent_mutant_is_classified_equivalent_not_survived():
     assert row["verdict"] == "killed" and row["counterexample"]["type"] == "values differ"
 
 
+def test_an_objectives_variables_are_compared_on_its_feasible_set():
+    """A maximiser's gradient has logs that are undefined off the simplex: drawn there, the
+    numbers show a mistaken coefficient different (and sympy need not try), where variables
+    drawn each in (0.1, 0.9) often left the sum of probabilities above 1."""
+    from verify_claims.run.mutation import _compare, _forms
+    p, q, b = sp.symbols("p q beta", positive=True)
+    objective = p * sp.log(p) + q * sp.log(q) + (1 - p - q) * sp.log(1 - p - q) - b * p
+    claim = Maximiser(id="simplex", title="an entropy-like objective", ref="1", objective=-objective, wrt=(p, q),
+                      at={p: sp.exp(b) / (sp.exp(b) + 2), q: 1 / (sp.exp(b) + 2)},
+                      over={p: sp.Interval.open(0, 1), q: sp.Interval.open(0, 1)}, over_where=(p + q < 1,),
+                      domain={b: sp.Interval(sp.Rational(1, 2), 2)})
+    wrong = -(objective.subs(b, 2 * b))
+    m = Mutant("objective:const-double", "objective: beta doubled", claim.__class__(**{**_fields(claim), "objective": wrong}),
+               claim.objective, wrong)
+    assert _compare(claim, _forms(claim, m), SETTINGS) == "differs"
+    same = Mutant("objective:plus-constant", "objective: a constant added", claim, claim.objective, claim.objective + b)
+    assert _compare(claim, _forms(claim, same), SETTINGS) == "agrees"  # the gradient is the same
+
+
 def _fields(claim):
     from dataclasses import fields
     return {f.name: getattr(claim, f.name) for f in fields(claim) if f.init}

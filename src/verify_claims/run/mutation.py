@@ -58,8 +58,9 @@ def _compare(claim, pairs, settings) -> str:
     """The mutated formula against the original, in numbers, at points of the claim's
     domain: "differs" (at a point, confirmed across precisions as a counterexample is:
     then it is not equivalent, and sympy need not spend its budget trying), "agrees" (at
-    every point), or "" when the numbers cannot tell.  Symbols outside the domain (an
-    objective's variables) are drawn in (0.1, 0.9).  `pairs`: ``_forms`` (None: none)."""
+    every point), or "" when the numbers cannot tell.  Symbols outside the domain are drawn
+    from the claim's feasible set where it has one (a maximiser's variables: its logs are
+    undefined outside it), else in (0.1, 0.9).  `pairs`: ``_forms`` (None: none)."""
     import mpmath
     import sympy as sp
 
@@ -75,9 +76,16 @@ def _compare(claim, pairs, settings) -> str:
         ev = Evaluator(dom + extra, exprs, settings.precision, screen=True, domain=claim.domain)
         rng = claim_rng(settings, f"{claim.id}:equivalence")
         pts = sample_points(claim.domain, settings, rng, n=EQUIVALENCE_POINTS)
+        feasible = claim.feasible() if callable(getattr(claim, "feasible", None)) else None
+        within = [s for s in extra if feasible is not None and s in feasible.sets]
+        if within:
+            inside = sample_points(feasible, settings, claim_rng(settings, f"{claim.id}:equivalence:feasible"),
+                                   n=len(pts), edges=False)
+            pts = [{**pt, **{s: q[s] for s in within}} for pt, q in zip(pts, inside)]
         for pt in pts:
             for s in extra:
-                pt[s] = mpmath.mpf(rng.uniform(0.1, 0.9))
+                if s not in within:
+                    pt[s] = mpmath.mpf(rng.uniform(0.1, 0.9))
         outs = [check_equal(ev, f"original{i}", f"mutant{i}", pts) for i in range(len(pairs))]
     except Exception:  # noqa: BLE001 - the numbers cannot tell
         return ""
