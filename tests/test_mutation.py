@@ -78,6 +78,35 @@ def test_an_objectives_variables_are_compared_on_its_feasible_set():
     assert _compare(claim, _forms(claim, same), SETTINGS) == "agrees"  # the gradient is the same
 
 
+def test_a_negated_objective_is_found_by_sympy_and_other_mistakes_are_ruled_out_by_numbers(monkeypatch):
+    """The stationary points do not see an objective's sign: a mutant that negates it is
+    equivalent, also when only multiplying out shows it (a and b swapped in (x - 1)^2 (a -
+    b)).  A mutant that is no negation is ruled out by the numbers, without multiplying out."""
+    from verify_claims import Stationary
+    from verify_claims.run.mutation import _compare, _forms, _sign_free
+    a, b = sp.symbols("a b", positive=True)
+    claim = Stationary(id="bowl", title="(x - 1)^2 (a - b) is stationary at 1", ref="1",
+                       objective=(x - 1) ** 2 * (a - b), wrt=x, at={x: 1},
+                       domain={x: sp.Interval(0, 2), a: sp.Interval(1, 2), b: sp.Interval(3, 4)})
+    expanded = []
+    real = sp.expand
+    monkeypatch.setattr(sp, "expand", lambda e, *args, **kw: expanded.append(e) or real(e, *args, **kw))
+    swapped = claim.objective.xreplace({a: b, b: a})
+    assert swapped + claim.objective != 0  # sympy does not cancel it as it adds
+    m = Mutant("objective:swap-a-b", "a and b swapped", claim.__class__(**{**_fields(claim), "objective": swapped}),
+               claim.objective, swapped)
+    pairs = _forms(claim, m)
+    _compare(claim, pairs, SETTINGS)
+    assert _sign_free(claim, m, pairs, SETTINGS) and expanded  # multiplied out, and 0
+    expanded.clear()
+    wrong = (x - 1) ** 2 * (a - 2 * b)
+    m = Mutant("objective:const-double", "b doubled", claim.__class__(**{**_fields(claim), "objective": wrong}),
+               claim.objective, wrong)
+    pairs = _forms(claim, m)
+    assert not _sign_free(claim, m, pairs, SETTINGS) and not expanded
+    assert classify(claim, m, SETTINGS)["verdict"] != "equivalent"
+
+
 def _fields(claim):
     from dataclasses import fields
     return {f.name: getattr(claim, f.name) for f in fields(claim) if f.init}

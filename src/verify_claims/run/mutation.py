@@ -58,34 +58,12 @@ def _compare(claim, pairs, settings) -> str:
     """The mutated formula against the original, in numbers, at points of the claim's
     domain: "differs" (at a point, confirmed across precisions as a counterexample is:
     then it is not equivalent, and sympy need not spend its budget trying), "agrees" (at
-    every point), or "" when the numbers cannot tell.  Symbols outside the domain are drawn
-    from the claim's feasible set where it has one (a maximiser's variables: its logs are
-    undefined outside it), else in (0.1, 0.9).  `pairs`: ``_forms`` (None: none)."""
-    import mpmath
-    import sympy as sp
-
-    from ..backends.numeric import Evaluator, check_equal, sample_points
-    from ..engine.context import claim_rng
+    every point), or "" when the numbers cannot tell.  `pairs`: ``_forms`` (None: none)."""
+    from ..backends.numeric import check_equal
     if not pairs:
         return ""
     try:
-        exprs = {f"{side}{i}": e for i, (a, b) in enumerate(pairs) for side, e in (("original", a), ("mutant", b))}
-        dom = tuple(claim.domain.symbols())
-        free = set().union(*(sp.sympify(e).free_symbols for e in exprs.values()))
-        extra = tuple(sorted(free - set(dom), key=sp.default_sort_key))
-        ev = Evaluator(dom + extra, exprs, settings.precision, screen=True, domain=claim.domain)
-        rng = claim_rng(settings, f"{claim.id}:equivalence")
-        pts = sample_points(claim.domain, settings, rng, n=EQUIVALENCE_POINTS)
-        feasible = claim.feasible() if callable(getattr(claim, "feasible", None)) else None
-        within = [s for s in extra if feasible is not None and s in feasible.sets]
-        if within:
-            inside = sample_points(feasible, settings, claim_rng(settings, f"{claim.id}:equivalence:feasible"),
-                                   n=len(pts), edges=False)
-            pts = [{**pt, **{s: q[s] for s in within}} for pt, q in zip(pts, inside)]
-        for pt in pts:
-            for s in extra:
-                if s not in within:
-                    pt[s] = mpmath.mpf(rng.uniform(0.1, 0.9))
+        ev, pts = _equivalence_points(claim, pairs, settings)
         outs = [check_equal(ev, f"original{i}", f"mutant{i}", pts) for i in range(len(pairs))]
     except Exception:  # noqa: BLE001 - the numbers cannot tell
         return ""
@@ -94,6 +72,61 @@ def _compare(claim, pairs, settings) -> str:
     if all(o.verdict == "consistent" and not o.evidence.get("unresolved_points") for o in outs):
         return "agrees"
     return ""
+
+
+def _equivalence_points(claim, pairs, settings) -> tuple:
+    """(Evaluator of the pairs as original<i> and mutant<i>, the seeded points) at which the
+    numbers compare them.  Symbols outside the domain are drawn from the claim's feasible
+    set where it has one (a maximiser's variables: its logs are undefined outside it), else
+    in (0.1, 0.9).  The same for every mutant of a claim: the points, and the original's
+    programs, are made once (sample_points, compile_expr)."""
+    import mpmath
+    import sympy as sp
+
+    from ..backends.numeric import Evaluator, sample_points
+    from ..engine.context import claim_rng
+    exprs = {f"{side}{i}": e for i, (a, b) in enumerate(pairs) for side, e in (("original", a), ("mutant", b))}
+    dom = tuple(claim.domain.symbols())
+    free = set().union(*(sp.sympify(e).free_symbols for e in exprs.values()))
+    extra = tuple(sorted(free - set(dom), key=sp.default_sort_key))
+    ev = Evaluator(dom + extra, exprs, settings.precision, screen=True, domain=claim.domain)
+    rng = claim_rng(settings, f"{claim.id}:equivalence")
+    pts = sample_points(claim.domain, settings, rng, n=EQUIVALENCE_POINTS)
+    feasible = claim.feasible() if callable(getattr(claim, "feasible", None)) else None
+    within = [s for s in extra if feasible is not None and s in feasible.sets]
+    if within:
+        inside = sample_points(feasible, settings, claim_rng(settings, f"{claim.id}:equivalence:feasible"),
+                               n=len(pts), edges=False)
+        pts = [{**pt, **{s: q[s] for s in within}} for pt, q in zip(pts, inside)]
+    for pt in pts:
+        for s in extra:
+            if s not in within:
+                pt[s] = mpmath.mpf(rng.uniform(0.1, 0.9))
+    return ev, pts
+
+
+def _not_negated(claim, pairs, settings) -> bool:
+    """The numbers show the mutated formula is not the original negated: at the first of
+    _compare's points where every form is defined, a pair's values do not sum to 0 (above
+    1e-12 of their size).  The forms are the formulas or their gradients
+    (``Kind.equivalence_forms``): a negated formula has negated gradients."""
+    import mpmath
+
+    from ..backends.evaluate import Undefined
+    if not pairs:
+        return False
+    try:
+        ev, pts = _equivalence_points(claim, pairs, settings)
+    except Exception:  # noqa: BLE001 - the numbers cannot tell
+        return False
+    for pt in pts:
+        try:
+            values = [(ev.at(f"original{i}", pt, settings.precision), ev.at(f"mutant{i}", pt, settings.precision))
+                      for i in range(len(pairs))]
+        except Undefined:
+            continue
+        return any(abs(a + b) > mpmath.mpf(10) ** -12 * (abs(a) + abs(b)) for a, b in values)
+    return False
 
 
 def _forms(claim, m) -> list | None:
@@ -112,12 +145,12 @@ def _forms(claim, m) -> list | None:
     return list(zip(a, b)) if len(a) == len(b) else [(m.original, m.mutated)]
 
 
-def _equivalent(claim, m, pairs, numbers: str) -> bool:
+def _equivalent(claim, m, pairs, numbers: str, settings) -> bool:
     """sympy shows the mutated formula equal to the original on the claim's domain
     (not tried when the numbers already showed them different)."""
     if m.original is None or m.mutated is None:
         return False  # a reversed relation or direction is never the same statement
-    if _sign_free(claim, m):
+    if _sign_free(claim, m, pairs, settings):
         return True
     if numbers == "differs" or not pairs:
         return False
@@ -139,9 +172,11 @@ def _equivalent(claim, m, pairs, numbers: str) -> bool:
         return False
 
 
-def _sign_free(claim, m) -> bool:
+def _sign_free(claim, m, pairs, settings) -> bool:
     """The mutant negates a formula whose sign the statement does not see (an equation's
-    roots, an objective's stationary points: ``Kind.sign_free``)."""
+    roots, an objective's stationary points: ``Kind.sign_free``).  Multiplied out only when
+    neither sympy's own cancellation nor the numbers (`pairs`, _not_negated) decide: a
+    stationary objective written out for three outputs took 0.2 s to expand per mutant."""
     import sympy as sp
 
     from ..kinds import kind_of
@@ -149,7 +184,12 @@ def _sign_free(claim, m) -> bool:
     if field not in kind_of(claim).sign_free:
         return False
     try:
-        return sp.expand(sp.sympify(m.mutated) + sp.sympify(m.original)) == 0
+        total = sp.sympify(m.mutated) + sp.sympify(m.original)
+        if total == 0:  # the usual negation: sympy cancels it as it adds
+            return True
+        if _not_negated(claim, pairs, settings):
+            return False
+        return sp.expand(total) == 0
     except Exception:  # noqa: BLE001
         return False
 
@@ -238,7 +278,7 @@ def classify(claim, m, settings, try_sound: bool = True) -> dict:
         # numbers that decide no point leave the gate at *undecided* unless a sound method
         # establishes the mutant: a failure the gate reports (e.g. a claimed point gone complex)
         undecided = screen is not None and screen.verdict == "inconclusive"
-        if _equivalent(claim, m, pairs, numbers):
+        if _equivalent(claim, m, pairs, numbers, settings):
             verdict = "equivalent"
         else:
             how, found = _still_true(m, settings, screen) if screen is not None and (try_sound or undecided) \
