@@ -56,6 +56,7 @@ import time
 import mpmath
 import sympy as sp
 
+from ..model.derivative import derivative
 from . import Backend, Decision
 from ..model.domain import Domain
 from .interval import IV, Curve, box_declines, branch_and_bound
@@ -660,7 +661,7 @@ def _difference_quotient(goal, e, deadline, replay=None):
                 continue
             vr, valr = rep.get(v, v), rep.get(val, val)
             if zero_by(nr.xreplace({vr: valr}), facts)[0] is None or \
-                    zero_by(sp.diff(nr, vr).xreplace({vr: valr}), facts)[0] is None:
+                    zero_by(derivative(nr, vr).xreplace({vr: valr}), facts)[0] is None:
                 continue
             # N = N_v = 0 on the diagonal; N = 0 nowhere else once N_vv is strictly signed
             share = deadline - time.process_time()
@@ -703,7 +704,7 @@ def _slope_face(goal, e, curve, deadline, replay=None, trace=None):
     if want in ("positive", "negative") and not (st.left_open if a == st.start else st.right_open):
         return None  # e(a) = 0: a strict goal holds only off the face
     try:
-        et = sp.diff(e, t)
+        et = derivative(e, t)
     except Exception:  # noqa: BLE001 - no slope: not this way
         return None
     if not _quotient_candidates(et, goal.domain):
@@ -839,7 +840,7 @@ def _face_part(part, t, a, st, dom, deadline):
     if own.sets.get(t) is None:
         return None
     try:
-        slope = _cancelled(sp.diff(part, t), own.assumption_symbols(), deadline)
+        slope = _cancelled(derivative(part, t), own.assumption_symbols(), deadline)
     except Exception:  # noqa: BLE001 - no slope: the boxes alone
         slope = None
     # part(t) = part(a) + (t - a) part_t(xi) needs part continuous up to the face: defined there
@@ -1002,7 +1003,7 @@ def _quotient_logistic(n, want, dom, x, y, pairs, deadline, replay, tag):
         uv, uval = us[v], us[val]
         if deadline - time.process_time() < 0.1:
             return None
-        if zero_by(nu.xreplace({uv: uval}))[0] is None or zero_by(sp.diff(nu, uv).xreplace({uv: uval}))[0] is None:
+        if zero_by(nu.xreplace({uv: uval}))[0] is None or zero_by(derivative(nu, uv).xreplace({uv: uval}))[0] is None:
             continue
         share = deadline - time.process_time()
         # half of what is left (the other pair's curve gets the rest): a third was 4.7 times
@@ -1198,7 +1199,7 @@ def _touching(e, want, domain, deadline, plain=True, replay=None, substitute=Tru
         if substitute and replay is None and domain.sets[x] == sp.Interval.open(0, 1):
             continue  # its logistic coordinate was tried above: the same curve, easier to follow
         xr = rep.get(x, x)
-        ex = sp.diff(er, xr)
+        ex = derivative(er, xr)
         for k, v in enumerate(_candidates(ex, xr, deadline)):
             if replay is not None and replay != f"touching {x} {k}":
                 continue
@@ -1265,7 +1266,7 @@ def _convex(ex, x, strict, facts) -> bool:
     box = None
     try:
         with time_limit(1.0) as box:
-            return bool(prove_sign(sp.diff(ex, x), "positive" if strict else "nonnegative", facts))
+            return bool(prove_sign(derivative(ex, x), "positive" if strict else "nonnegative", facts))
     except TimeUp as exc:
         if exc.box is not box:
             raise
@@ -1344,7 +1345,7 @@ def _exp_solutions(ex, x):
     exps = [a for a in ex.atoms(sp.exp) if a.has(x)]
     coeffs = []
     for a in exps:
-        c = sp.diff(a.args[0], x)
+        c = derivative(a.args[0], x)
         if c.has(x) or not c.is_Rational or c == 0:
             return None
         coeffs.append(c)
@@ -1354,7 +1355,7 @@ def _exp_solutions(ex, x):
     for c in coeffs[1:]:
         k = sp.gcd(k, c)
     w = sp.Symbol("w_exp", positive=True)
-    reps = {a: sp.exp(a.args[0] - sp.diff(a.args[0], x) * x) * w ** (sp.diff(a.args[0], x) / k) for a in exps}
+    reps = {a: sp.exp(a.args[0] - derivative(a.args[0], x) * x) * w ** (derivative(a.args[0], x) / k) for a in exps}
     ew = sp.simplify(ex.xreplace(reps))
     if ew.has(x):
         return None  # x also outside the exponentials: not an exp-polynomial

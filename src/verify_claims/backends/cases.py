@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from ..model.derivative import derivative
 from .symbolic import FAST_STRATEGIES, SLOW_STRATEGIES, STRATEGY_SECONDS, Facts, exp_log_form, short, zero_by
 from .timebox import TimeUp, time_limit
 
@@ -288,7 +289,7 @@ def _fold(e, conds, rels, c, leaves):
     d = c.lhs - c.rhs
     if isinstance(c, sp.Eq):
         for s in sorted(d.free_symbols, key=lambda s: (s.name, sp.srepr(s))):
-            a = sp.diff(d, s)
+            a = derivative(d, s)
             if a.is_number and a.is_zero is False:
                 value = s - d / a
                 return _substitute(e, conds, rels, {s: sp.expand(value)}, sp.true, leaves)

@@ -34,6 +34,7 @@ import mpmath
 import sympy as sp
 from mpmath import iv
 
+from ..model.derivative import derivative
 from . import Backend
 
 __all__ = ["Undefined", "IntervalAnswer", "enclose", "branch_and_bound"]
@@ -271,7 +272,7 @@ def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int 
         expr, want = -expr, "positive" if want == "negative" else "nonnegative"
     if curve is not None:
         curve = Curve(curve.var, sp.sympify(curve.value), curve.order, curve.side, curve.strict_off_curve,
-                      sp.diff(expr, curve.var), sp.diff(expr, curve.var, 2) if curve.order == 2 else None)
+                      derivative(expr, curve.var), derivative(expr, curve.var, 2) if curve.order == 2 else None)
     strict_goal = want == "positive"
     syms = list(domain.symbols())
     cont = [s for s in syms if isinstance(domain.sets[s], sp.Interval)]
@@ -299,7 +300,7 @@ def branch_and_bound(expr, want: str, domain, *, seconds: float, max_boxes: int 
         grads = {}
         if sp.count_ops(expr) <= derivative_ops:
             for s in cont:
-                grads[s] = sp.diff(expr, s)
+                grads[s] = derivative(expr, s)
                 if sp.count_ops(grads[s]) > 4 * derivative_ops:
                     grads = {}
                     break
@@ -448,7 +449,7 @@ def _relation_gradients(where, cont):
         try:
             g = sp.sympify(w.lhs - w.rhs)
             if sp.count_ops(g) <= 200:
-                d = {s: sp.diff(g, s) for s in cont if g.has(s)}
+                d = {s: derivative(g, s) for s in cont if g.has(s)}
         except Exception:  # noqa: BLE001 - no derivative: the plain enclosure only
             d = None
         out.append(d)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from ..model.derivative import derivative
 from ..model.domain import Domain
 from . import Backend, hints, smt
 from .functions import nonsmooth
@@ -180,7 +181,7 @@ class Facts:
         inside = set().union(*(f.free_symbols for f in k.atoms(sp.Function, sp.Pow) if not
                                (isinstance(f, sp.Pow) and f.exp.is_Integer)))
         for s in sorted(k.free_symbols - inside, key=str):
-            a = sp.diff(k, s)
+            a = derivative(k, s)
             if a.has(s):
                 continue
             base = {x: sp.Rational(2 * i + 3, 4 * i + 7) for i, x in enumerate(sorted(set(symbols) - {s}, key=str))}

@@ -23,6 +23,7 @@ A simulation (``simulation.SimulationKind``) has no points, proofs or mutants: i
 from __future__ import annotations
 
 from ..backends.symbolic import ProofOutcome
+from ..model.derivative import derivative
 
 __all__ = ["Kind", "derived"]
 
@@ -148,9 +149,7 @@ def objective_gradient(claim, field, expr) -> list:
     """Equivalence forms of a maximiser's or a stationary point's objective: its gradient in
     the variables (an objective plus a function of the parameters alone has the same
     maximisers and stationary points), when the objective is smooth."""
-    import sympy as sp
-
     from ..backends.functions import nonsmooth
     if field == "objective" and not nonsmooth(expr):
-        return [sp.diff(expr, v) for v in claim.wrt]
+        return [derivative(expr, v) for v in claim.wrt]
     return [expr]

@@ -26,6 +26,7 @@ from ..backends.symbolic import (CERTIFIED, Facts, ProofOutcome, assume, is_line
 from ..backends.interval import Curve
 from ..engine.goals import Certificate, Goal, methods_for, none_check, open_interval, solve_goal, undecided
 from ..model.claims import substitute
+from ..model.derivative import derivative, hessian
 from ..model.domain import Domain
 from .base import Kind, derived, objective_gradient, start_point
 
@@ -281,7 +282,7 @@ class MaximiserKind(Kind):
         at = {rep[k]: sp.sympify(v).xreplace(rep) for k, v in claim.at.items()}
         ev = {}
         for v in wrt:
-            grad = substitute(sp.diff(obj, v), at)
+            grad = substitute(derivative(obj, v), at)
             # cheapest first across both sets of facts: the exact zero tests (flint's rational
             # arithmetic, on the expression and on its exp/log normal form) with each, then the
             # rational simplifications with each, then simplify (the slow last resort) with
@@ -332,7 +333,7 @@ class MaximiserKind(Kind):
         if not convex or nonsmooth(obj):
             ev["second_order"] = "not attempted (feasible set not convex, or objective not smooth)"
             return ProofOutcome(None, "sympy", ev)
-        hess = sp.hessian(obj, wrt)
+        hess = hessian(obj, wrt)
         minors = [leading_minor(hess, k) for k in range(1, len(wrt) + 1)]
         # negative definite iff the k-th leading minor has sign (-1)^k
         wants = ["negative" if k % 2 else "positive" for k in range(1, len(wrt) + 1)]
@@ -424,8 +425,8 @@ def _local_derivatives(claim):
         if nonsmooth(f):
             return None
         exprs = {f"at[{v}]": claim.at[v] for v in wrt}
-        exprs.update({f"g[{i}]": sp.diff(f, v) for i, v in enumerate(wrt)})
-        hess = sp.hessian(f, wrt)
+        exprs.update({f"g[{i}]": derivative(f, v) for i, v in enumerate(wrt)})
+        hess = hessian(f, wrt)
         exprs.update({f"h[{i},{j}]": hess[i, j] for i in range(len(wrt)) for j in range(i, len(wrt))})
         return exprs
     return derived(claim, "local derivatives", build)
@@ -807,7 +808,7 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
                 whole = Domain({**params, x: iv}, tuple(claim.domain.where))
                 if not defined(f, whole, max(0.5, (deadline - time.process_time()) / 6), trace, at="A: f defined"):
                     raise _Stop("the objective is not shown defined on the whole feasible interval")
-            der = sp.diff(f_open, x)
+            der = derivative(f_open, x)
             zero_slope = first_order_proved and not ends
             if ends and v.free_symbols - set(params) == set():
                 # with a Piecewise, the first-order identity again, on the smooth branch
@@ -840,13 +841,13 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
     try:
         if not first_order_proved:
             for k in wrt:
-                need(Goal(substitute(sp.diff(f, k), at), "zero", claim.domain,
+                need(Goal(substitute(derivative(f, k), at), "zero", claim.domain,
                           f"d/d{k} vanishes at the point"), allowed=("symbolic", "smt"))
         else:
             records.append({"goal": "gradient vanishes at the point", "method": "symbolic",
                             "detail": "the prover's exact identity"})
             used.append("symbolic")
-        hess = sp.hessian(f, wrt)
+        hess = hessian(f, wrt)
         wants = ["negative" if k % 2 else "positive" for k in range(1, len(wrt) + 1)]
         whole = None
         if claim.scope == "global":
@@ -874,7 +875,7 @@ def _certify_maximiser(claim, methods, t0, deadline, first_order_proved, trace=N
             try:
                 for d, g in pieces:
                     line = sum(c * w for c, w in zip(d, wrt))
-                    g2 = sp.diff(g, u, 2)
+                    g2 = derivative(g, u, 2)
                     if whole is not None:
                         need(Goal(g2.xreplace({u: line}), "negative", whole,
                                   f"g'' < 0 along ({', '.join(map(str, d))}) on the feasible set"), until=until)

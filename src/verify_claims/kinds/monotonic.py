@@ -21,6 +21,7 @@ from ..backends.numeric import (Diff, Evaluator, NumericOutcome, Undefined, deci
 from ..backends.sampling import contains, in_interval, sample
 from ..backends.symbolic import CERTIFIED, ProofOutcome, assume, prove_sign, short
 from ..engine.goals import Certificate, Goal, certify_claim, domain_point, open_interval
+from ..model.derivative import derivative
 from ..model.domain import Domain
 from .base import Kind
 
@@ -41,7 +42,7 @@ class MonotonicKind(Kind):
         """Monotonicity in var depends on the expression only through its derivative in var,
         when the expression is smooth (a jump of a Piecewise would be lost)."""
         if field == "expr" and not nonsmooth(expr):
-            return [sp.diff(expr, claim.var)]
+            return [derivative(expr, claim.var)]
         return [expr]
 
     cost = 3
@@ -165,7 +166,7 @@ class MonotonicKind(Kind):
             # a derivative ignores jumps: Piecewise((x, x < 1), (x - 1/100, True)) has f' = 1
             return ProofOutcome(None, "sympy sign of the derivative",
                                 {"derivative": "not used: the expression is not smooth (Piecewise, sign, ...)"})
-        der = sp.diff(claim.expr.xreplace(rep), x)
+        der = derivative(claim.expr.xreplace(rep), x)
         want = ("positive" if claim.strict else "nonnegative") if claim.direction == "increasing" else (
             "negative" if claim.strict else "nonpositive")
         if prove_sign(der, want, facts, ctx.trace, at="derivative"):
@@ -189,7 +190,7 @@ class MonotonicKind(Kind):
         sets = dict(claim.domain.sets)
         st = sets[x]
         sets[x] = open_interval(st)
-        der = sp.diff(claim.expr if expr is None else expr, x)
+        der = derivative(claim.expr if expr is None else expr, x)
         inc = claim.direction == "increasing"
         want = ("positive" if claim.strict else "nonnegative") if inc else (
             "negative" if claim.strict else "nonpositive")

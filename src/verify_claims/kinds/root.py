@@ -27,6 +27,7 @@ from ..backends.numeric import (SCREEN_EQUAL, SCREEN_MARGIN, Evaluator, NumericO
 from ..backends.sampling import end_value, in_interval
 from ..backends.symbolic import CERTIFIED, PROVED, ProofOutcome, assume, prove_sign, short, weakest, zero_by
 from ..engine.goals import Found, Goal, certify_claim, domain_point, none_check, open_interval, solve_goal
+from ..model.derivative import derivative
 from ..model.domain import Domain
 from .base import Kind, derived, point_target, start_point
 
@@ -737,7 +738,7 @@ def _double_root(claim, res, x, v, trace) -> bool:
     def ask():
         rep = claim.domain.assumption_symbols()
         facts = Facts.from_relations(with_ends(claim.domain), rep)
-        der = sp.diff(res, x).xreplace({x: v}).xreplace(rep)
+        der = derivative(res, x).xreplace({x: v}).xreplace(rep)
         return zero_by(der, facts, trace, at="root double")[0] is not None
     return derived(claim, "double root", ask)
 
@@ -800,7 +801,7 @@ def _signed_sides(claim, res, x, v, iv, sets, dom, deadline, records, used, trie
 
 def _monotone_sides(claim, res, x, v, iv, sets, dom, methods, deadline, records, used, tried, trace):
     """A strictly signed derivative on each side of the value: no second zero."""
-    der = sp.diff(res, x)
+    der = derivative(res, x)
     sides = []
     for rel, txt in ((x < v, "below"), (x > v, "above")):
         d2 = Domain({**sets, x: open_interval(iv)}, tuple(claim.domain.where) + (rel,))

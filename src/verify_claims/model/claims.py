@@ -16,6 +16,7 @@ from typing import Any
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
+from .derivative import derivative
 from .domain import DeclarationError, Domain, as_domain
 from .narrowing import Narrowed, validate_narrowing
 
@@ -608,7 +609,7 @@ class Stationary(Claim):
         """What must vanish at ``at`` (before substituting it): the partial derivatives,
         with ``frozen`` applied after differentiating; on the simplex, their differences
         from the first (equal partials = the Lagrange condition)."""
-        grads = [sp.diff(self.objective, v) for v in self.wrt]
+        grads = [derivative(self.objective, v) for v in self.wrt]
         if self.frozen:
             grads = [substitute(g, self.frozen) for g in grads]
         return [g - grads[0] for g in grads[1:]] if self.simplex else grads
