@@ -416,3 +416,32 @@ def test_a_hostile_reason_is_escaped_in_html_and_compiles_in_latex(tmp_path, cap
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)" in html
     assert (out / "report.pdf").is_file() or "pdflatex" not in capsys.readouterr().err
     assert "\x1b[31m" not in capsys.readouterr().out
+
+
+def test_a_claims_mutants_share_what_the_sign_analysis_worked_out(monkeypatch):
+    # a claim's mutants are its formulas with one node changed, analysed under the same
+    # slacks: within facts_shared() a sign asked about once is not worked out again
+    from verify_claims.backends import symbolic
+    from verify_claims.run import mutation as run_mutation
+    worked_out = []
+    plain = symbolic.Facts._is_positive
+    monkeypatch.setattr(symbolic.Facts, "_is_positive",
+                        lambda self, e, depth: worked_out.append(e) or plain(self, e, depth))
+    p1, p2 = sp.symbols("p1 p2", positive=True)
+    slack = 1 - p1 - p2
+    with symbolic.facts_shared():
+        assert symbolic.Facts([slack]).is_positive(slack * (2 + p1))
+        n = len(worked_out)
+        assert symbolic.Facts([slack]).is_positive(slack * (2 + p1)) and len(worked_out) == n
+        assert symbolic.Facts([1 - p1]).is_positive(slack * (2 + p1)) is not None and len(worked_out) > n
+    n = len(worked_out)
+    assert symbolic.Facts([slack]).is_positive(slack * (2 + p1)) and len(worked_out) > n  # outside: its own
+    # and mutate_claim classifies every mutant within it
+    inside = []
+    classify_ = run_mutation.classify
+    monkeypatch.setattr(run_mutation, "classify",
+                        lambda *a, **k: inside.append(symbolic._SHARED_MEMOS is not None) or classify_(*a, **k))
+    _record(Inequality(id="bound", title="x(1 - x) <= 1/4", ref="1", lhs=x * (1 - x), op="<=",
+                       rhs=sp.Rational(1, 4), domain={x: sp.Interval(0, 1)}))
+    assert inside and all(inside)
+    assert symbolic._SHARED_MEMOS is None

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import sympy as sp
@@ -40,7 +41,7 @@ from .functions import nonsmooth
 from .rational import identically_zero, polynomial_identically_zero, shares_factor  # noqa: F401 - re-exported
 from .timebox import TimeUp, time_limit
 
-__all__ = ["ProofOutcome", "Facts", "NO_FACTS", "zero_by", "prove_sign", "split_logs", "assume", "weakest",
+__all__ = ["ProofOutcome", "Facts", "NO_FACTS", "facts_shared", "zero_by", "prove_sign", "split_logs", "assume", "weakest",
            "short", "is_linear", "with_ends", "decide_sign_goal", "PROVED", "CERTIFIED", "nonsmooth",
            "exp_log_form", "FAST_STRATEGIES", "SLOW_STRATEGIES"]
 
@@ -69,6 +70,33 @@ _REAL_OF_REAL = (sp.exp, sp.sin, sp.cos, sp.atan, sp.sinh, sp.cosh, sp.tanh, sp.
 _TRANSCENDENTAL = _REAL_OF_REAL + (sp.log,)
 
 
+# Facts' memos by their slacks, within facts_shared() (None: each Facts has its own)
+_SHARED_MEMOS: dict | None = None
+
+
+@contextmanager
+def facts_shared():
+    """Within: every Facts of the same slacks shares one memo of what it worked out.
+
+    For the mutation run (run/mutation.py): a claim's mutants are its own formulas with one
+    node changed, analysed one after another under the same slacks, so most of the sums
+    and factors whose signs the analysis asks about are the same expressions each time.
+    An answer is the same whoever asks (the assumptions, the slacks and the expression
+    decide it; a timeout is an exception, never an answer), and so are the replay hints
+    kept with it -- but only where no certificate's hints are given: a replay tries its
+    recorded alternative first, and what it records must not reach a search.  Not for a
+    replay, then; the mutation run replays nothing."""
+    global _SHARED_MEMOS
+    if _SHARED_MEMOS is not None:
+        yield
+        return
+    _SHARED_MEMOS = {}
+    try:
+        yield
+    finally:
+        _SHARED_MEMOS = None
+
+
 class Facts:
     """What the prover may use beyond per-symbol assumptions: the slacks of the strict
     `where` relations (p1 + p2 < 1 gives 1 - p1 - p2 > 0) and of the non-strict ones."""
@@ -77,8 +105,9 @@ class Facts:
         self.positive = [sp.sympify(e) for e in positive]
         self.nonnegative = [sp.sympify(e) for e in nonnegative]
         # answers already worked out: the same factors are asked about again and again
-        # (split_logs before and after expanding, every strategy of zero_by, every sign form)
-        self._memo: dict = {}
+        # (split_logs before and after expanding, every strategy of zero_by, every sign form);
+        # within facts_shared(), with every Facts of the same slacks
+        self._memo: dict = {} if _SHARED_MEMOS is None else _SHARED_MEMOS.setdefault(self.key(), {})
 
     def key(self) -> tuple:
         """What these facts are (for naming a decision point that depends on them)."""

@@ -225,7 +225,9 @@ def mutate_claim(claim, settings, certificate=None) -> Result:
         return Result.for_claim(claim, Status.ERROR, method="mutation", seconds=round(time.process_time() - t0, 4),
                                 message=f"the claim does not pass its own screen ({own}): not mutated")
     sound = certificate is None or certificate.get("status") in (Status.PROVED, Status.CERTIFIED)
-    rows = [classify(claim, m, settings, try_sound=sound) for m in claim_mutants(claim, settings.seed)]
+    from ..backends.symbolic import facts_shared
+    with facts_shared():  # the mutants' sign analyses ask about the same sums (facts_shared)
+        rows = [classify(claim, m, settings, try_sound=sound) for m in claim_mutants(claim, settings.seed)]
     return Result.for_claim(claim, Status.CHECKED, method="mutation", evidence={"mutation": _record(rows)},
                             seconds=round(time.process_time() - t0, 4))
 
