@@ -90,8 +90,8 @@ def facts_shared():
     if _SHARED_MEMOS is not None:
         yield
         return
-    _SHARED_MEMOS = {}
-    try:
+    try:  # (set inside: a timeout arriving in between must not leave it on)
+        _SHARED_MEMOS = {}
         yield
     finally:
         _SHARED_MEMOS = None

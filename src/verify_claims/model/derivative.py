@@ -32,6 +32,9 @@ __all__ = ["derivative", "hessian"]
 
 _PLAIN = Basic.__dict__["free_symbols"]
 _known: dict | None = None  # id(node) -> (node, its free symbols), while remembering
+# nodes remembered at most (then forgotten, and remembered again): the memory's bound
+# even if it were left on (_free_symbols_remembered)
+_KNOWN_MAX = 200_000
 
 
 def _remembered_free_symbols(self):
@@ -39,27 +42,43 @@ def _remembered_free_symbols(self):
     if got is None:
         symbols = set().union(*(a.free_symbols for a in self.args))  # as Basic.free_symbols
         if _known is not None:
-            _known[id(self)] = (self, frozenset(symbols))
+            if len(_known) >= _KNOWN_MAX:
+                _known.clear()
+            _known[id(self)] = (self, symbols.copy())
         return symbols
-    return set(got[1])
+    return got[1].copy()
 
 
 _REMEMBERED = property(_remembered_free_symbols, doc=_PLAIN.__doc__)
 
 
+def _forget() -> None:
+    global _known
+    _known = None  # first: a property left installed without a memory computes as sympy does
+    Basic.free_symbols = _PLAIN
+
+
 @contextmanager
 def _free_symbols_remembered():
+    """Within: Basic.free_symbols remembered.  A time limit's TimeUp (raised by a signal
+    handler wherever Python checks for signals, and again every few milliseconds while the
+    stack unwinds) must not leave it installed: set up inside the try, and forgotten twice
+    over, so that a signal landing in the first restore does not stop the second.  Were it
+    left installed all the same, the answers would still be sympy's, and the memory is
+    bounded (_KNOWN_MAX)."""
     global _known
     if _known is not None:  # inside an outer call: its memory serves
         yield
         return
-    _known = {}
-    Basic.free_symbols = _REMEMBERED
     try:
+        _known = {}
+        Basic.free_symbols = _REMEMBERED
         yield
     finally:
-        Basic.free_symbols = _PLAIN
-        _known = None
+        try:
+            _forget()
+        finally:
+            _forget()
 
 
 def derivative(expr, *symbols):
