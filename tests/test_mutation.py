@@ -446,3 +446,53 @@ def test_a_claims_mutants_share_what_the_sign_analysis_worked_out(monkeypatch):
                        rhs=sp.Rational(1, 4), domain={x: sp.Interval(0, 1)}))
     assert inside and all(inside)
     assert symbolic._SHARED_MEMOS is None
+
+
+def test_a_proved_mutant_of_a_proved_identity_is_equivalent(tmp_path):
+    # inside the band both sides are x; a mutant moving the clip's upper end (1 + eps ->
+    # 2 + eps) changes nothing there, which sympy's attempt at lhs' - lhs does not show but
+    # the identity's prover (case by case) does: lhs' = x = lhs on the domain
+    eps = sp.Symbol("epsilon")
+    band = Identity(id="clip-inside-band", title="clip is x inside its band", ref="1",
+                    lhs=sp.Min(1 + eps, sp.Max(x, 1 - eps)), rhs=x,
+                    domain={x: sp.Interval(0, 2), eps: sp.Interval.open(0, sp.Rational(1, 2))},
+                    where=(x >= 1 - eps, x <= 1 + eps))
+    wider = sp.Min(2 + eps, sp.Max(x, 1 - eps))
+    m = Mutant("lhs:const-plus-one@0.0", "lhs: 1 -> 2", band.__class__(**{**_fields(band), "lhs": wider}),
+               band.lhs, wider)
+    # the claim only checked: its proof is not there to compare with, the mutant is still true
+    assert classify(band, m, SETTINGS)["verdict"] == "still true"
+    row = classify(band, m, SETTINGS, claim_proved=True)
+    assert row["verdict"] == "equivalent" and row["equivalent_by"], row
+    # a real mistake is still killed, and is never "equivalent by proof"
+    wrong = sp.Min(1 + eps, sp.Max(x, 2 - eps))
+    bad = Mutant("lhs:const-plus-one@1.1", "lhs: 1 -> 2", band.__class__(**{**_fields(band), "lhs": wrong}),
+                 band.lhs, wrong)
+    assert classify(band, bad, SETTINGS, claim_proved=True)["verdict"] == "killed"
+    # and mutate_claim says so for a claim the run proved
+    rec = mutate_claim(band, SETTINGS, {"status": "proved"}).evidence["mutation"]
+    by_proof = [r for r in rec["mutants"] if r.get("equivalent_by")]
+    assert by_proof and all(r["verdict"] == "equivalent" for r in by_proof)
+    assert not any(r.get("equivalent_by") for r in _record(band)["mutants"])  # status not known
+
+
+CLIP_MODULE = '''
+    """PPO's clip is x inside its band."""
+    import sympy as sp
+    from verify_claims import Identity
+    x, eps = sp.symbols("x epsilon")
+    CLAIMS = [Identity(id="clip-inside-band", title="clip is x inside its band", ref="1",
+                       lhs=sp.Min(1 + eps, sp.Max(x, 1 - eps)), rhs=x,
+                       domain={x: sp.Interval(0, 2), eps: sp.Interval.open(0, sp.Rational(1, 2))},
+                       where=(x >= 1 - eps, x <= 1 + eps))]
+'''
+
+
+def test_cli_reports_a_mutant_shown_equivalent_by_proof(tmp_path):
+    d = _write(tmp_path, CLIP_MODULE)
+    code, report, out = _run(tmp_path, d, "--mutate")
+    assert code == ExitCode.OK and report["claims"][0]["status"] == "proved"
+    rows = report["claims"][0]["mutation"]["mutants"]
+    assert any(r.get("equivalent_by") for r in rows), rows
+    assert all(r["verdict"] == "equivalent" for r in rows if r.get("equivalent_by"))
+    assert "equivalent (by proof)" in (out / "report.html").read_text()

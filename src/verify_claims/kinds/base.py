@@ -85,6 +85,9 @@ class Kind:
     # fields whose sign the statement does not see: negating one states the same thing
     # (an equation's roots, an objective's stationary points; not a maximiser's objective)
     sign_free: tuple = ()
+    # a proof of a mutant shows it equivalent when the claim is proved too: for an
+    # identity, lhs' = rhs and lhs = rhs on the same domain give lhs' = lhs there
+    proof_shows_equivalence = False
 
     def equivalence_forms(self, claim, field: str, expr) -> list:
         """What a mutated field must keep for the mutant to state the same as the claim:

@@ -19,6 +19,7 @@ class IdentityKind(Kind):
     name = "identity"
     mutable_fields = ("lhs", "rhs")
     cost = 5
+    proof_shows_equivalence = True
 
     def spot_check(self, claim, settings, rng, screen=False):
         syms = claim.domain.symbols()
