@@ -340,6 +340,19 @@ def test_a_claim_that_does_not_pass_its_own_screen_is_not_mutated():
     assert "mutation" not in res.evidence and "does not pass its own screen" in res.message
 
 
+def test_a_claim_the_run_established_is_not_screened_again(monkeypatch):
+    # the run passes the claim's status: established by this run, so it passed this screen
+    from verify_claims.run import mutation as run_mutation
+    screened = []
+    own = run_mutation._own_screen
+    monkeypatch.setattr(run_mutation, "_own_screen", lambda c, s: screened.append(c.id) or own(c, s))
+    bound = Inequality(id="bound", title="x(1 - x) <= 1/4", ref="1", lhs=x * (1 - x), op="<=",
+                       rhs=sp.Rational(1, 4), domain={x: sp.Interval(0, 1)})
+    with_status = mutate_claim(bound, SETTINGS, {"status": "certified"}).evidence["mutation"]
+    assert screened == []
+    assert _record(bound)["counts"] == with_status["counts"] and screened == ["bound"]
+
+
 def test_a_mutant_the_numbers_cannot_decide_is_killed_as_undecided():
     """Found by the mutation run: x* = 1/2 + sqrt(1 - 1/(1 + b^2))/2 with the 1 dropped is complex;
     no point is decided, and the gate would report the claim undecided (exit 1)."""
