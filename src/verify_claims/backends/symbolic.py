@@ -41,8 +41,8 @@ from .functions import nonsmooth
 from .rational import identically_zero, polynomial_identically_zero, shares_factor  # noqa: F401 - re-exported
 from .timebox import TimeUp, time_limit
 
-__all__ = ["ProofOutcome", "Facts", "NO_FACTS", "facts_shared", "zero_by", "prove_sign", "split_logs", "assume", "weakest",
-           "short", "is_linear", "with_ends", "decide_sign_goal", "PROVED", "CERTIFIED", "nonsmooth",
+__all__ = ["ProofOutcome", "Facts", "NO_FACTS", "facts_shared", "zero_by", "prove_sign", "split_logs", "assume",
+           "weakest", "short", "is_linear", "with_ends", "decide_sign_goal", "PROVED", "CERTIFIED", "nonsmooth",
            "exp_log_form", "FAST_STRATEGIES", "SLOW_STRATEGIES"]
 
 PROVED, CERTIFIED = "proved", "certified"
