@@ -263,31 +263,3 @@ def test_bundled_group_size_limits_are_checked_by_ladder_asymptotics():
                    for i in range(1, num["points"] + 1)), cid
         assert METHOD in res.evidence["certificate"]["reason"]
         assert res.seconds < 10, (cid, res.seconds)
-
-
-def test_a_ladder_run_again_at_a_point_reuses_its_sums_and_its_budget():
-    # a limit's mutants that change only its value or coefficient sum the same S_G at the
-    # same points: summed once, the second run's balls are the first's, and a budget that
-    # stops the first ladder stops the second at the same rung
-    summed = []
-    plain = ladder._value
-    ladder._SUMS.clear()
-    try:
-        ladder._value = lambda e, scope: summed.append(e) or plain(e, scope)
-        point = {mu: sp.Rational(3, 10)}
-        first = ladder.Program(SQUARE, G, mu ** 2, mu * (1 - mu)).run(point, terms=3_000)
-        n = len(summed)
-        again = ladder.Program(SQUARE, G, mu ** 2 / 2, 2 * mu).run(point, terms=3_000)
-        assert [(r.G, r.S, r.terms) for r in again.rungs] == [(r.G, r.S, r.terms) for r in first.rungs]
-        assert again.stopped == first.stopped and "budget" in first.stopped
-        assert 2 <= len(first.rungs) < len(ladder.LADDER)
-        # the sum worked out again only at the rung where the budget ran out (not remembered)
-        assert sum(e == SQUARE for e in summed[:n]) == len(first.rungs) + 1
-        assert sum(e == SQUARE for e in summed[n:]) == 1
-        # another point sums again
-        m = len(summed)
-        ladder.Program(SQUARE, G, mu ** 2, mu * (1 - mu)).run({mu: sp.Rational(1, 5)}, terms=3_000)
-        assert sum(e == SQUARE for e in summed[m:]) >= 2
-    finally:
-        ladder._value = plain
-        ladder._SUMS.clear()

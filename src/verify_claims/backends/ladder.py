@@ -435,15 +435,6 @@ class Run:
     failed_at: int | None = None  # the G at which a value was not enclosed
 
 
-# S_G already summed in this process: (expression, variable, the point's exact values, G,
-# precision) -> (its ball, the terms it took).  A limit's mutants that change only its value
-# or its coefficient sum the same S_G at the same points (the mutation run: 48 of the
-# paper's ladder mutants, 6.4 s of CPU); a ball is immutable, and the terms it took are
-# counted again, so the budget stops a ladder where it would have
-_SUMS: dict = {}
-_SUMS_MAX = 512
-
-
 class Program:
     """A limit's expression, value and coefficient, ready for balls (NotSupported if not)."""
 
@@ -470,15 +461,13 @@ class Program:
             out = Run(limit=_value(self.value, scope),
                       rate=None if self.rate is None else _value(self.rate, scope))
             meter = _Meter(terms, time.process_time() + seconds)
-            at = tuple(sorted((str(k), v) for k, v in exact.items()))
             for G in rungs:
                 scope.balls = {**balls, self.var: arb(G)}
                 scope.exact = {**exact, self.var: sp.Integer(G)}
                 scope.meter = meter
                 used = meter.used
-                key = (self.expr, self.var, at, G, PREC)
                 try:
-                    S = self._sum(key, scope, meter)
+                    S = _value(self.expr, scope)
                 except OutOfBudget as exc:
                     out.stopped = f"stopped before {self.var} = {G}: {exc} per point was used"
                     break
@@ -494,23 +483,6 @@ class Program:
                     break
                 out.rungs.append(Rung(G, S, meter.used - used))
             return out
-
-    def _sum(self, key, scope, meter) -> arb:
-        """S_G (_value of the expression in `scope`), or the ball summed before (_SUMS) with
-        its terms counted on `meter` again."""
-        got = _SUMS.get(key)
-        if got is not None:
-            S, took = got
-            meter.used += took
-            if meter.used > meter.limit:
-                raise OutOfBudget(f"the budget of {meter.limit} terms")
-            return S
-        before = meter.used
-        S = _value(self.expr, scope)
-        if len(_SUMS) >= _SUMS_MAX:
-            _SUMS.clear()
-        _SUMS[key] = (S, meter.used - before)
-        return S
 
 
 def _usable(S: arb, L: arb) -> bool:
