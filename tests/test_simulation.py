@@ -64,6 +64,37 @@ def test_t_quantile_matches_tables():
     assert t_quantile(0.995, 4) == pytest.approx(4.604095, abs=1e-5)
 
 
+def _t_quantile_by_200_halvings(p, df):
+    """The bisection t_quantile ran before it stopped early: 200 halvings, then the float."""
+    import mpmath as mp
+    with mp.workdps(30):
+        v = mp.mpf(df)
+
+        def cdf(t):
+            return 1 - mp.betainc(v / 2, mp.mpf(1) / 2, 0, v / (v + t * t), regularized=True) / 2
+        lo, hi = mp.mpf(0), mp.mpf(1)
+        while cdf(hi) < p:
+            hi *= 2
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if cdf(mid) < p else (lo, mid)
+        return float((lo + hi) / 2)
+
+
+@pytest.mark.parametrize("p, df", [(0.995, 99), (0.995, 19), (0.975, 3), (0.9, 1), (0.999, 500)])
+def test_t_quantile_stops_early_with_the_same_float(p, df, monkeypatch):
+    import mpmath
+    reference = _t_quantile_by_200_halvings(p, df)
+    calls = []
+    real = mpmath.betainc
+    monkeypatch.setattr(mpmath, "betainc", lambda *a, **k: calls.append(1) or real(*a, **k))
+    t_quantile.cache_clear()
+    assert t_quantile(p, df) == reference  # the same float, not just close
+    assert len(calls) < 100  # stopped once both ends round to one float (200 halvings before)
+    calls.clear()
+    assert t_quantile(p, df) == reference and not calls  # remembered: no CDF evaluated again
+
+
 def test_t_interval_is_mean_plus_minus_t_se():
     ci = t_interval([1.0, 2.0, 3.0, 4.0], 0.95)
     assert ci["mean"] == 2.5 and ci["sd"] == pytest.approx(math.sqrt(5 / 3))
