@@ -489,6 +489,27 @@ def test_a_proved_mutant_of_a_proved_identity_is_equivalent(tmp_path):
     assert not any(r.get("equivalent_by") for r in _record(band)["mutants"])  # status not known
 
 
+def test_a_counterexample_from_the_proof_first_attempt_is_not_dropped(monkeypatch):
+    # the attempt made first for an identity the run proved (_proved_equivalent) can come
+    # back with a counterexample that certification found and confirmed; the gate refutes
+    # such a mutant, so it is killed, even where sympy's attempt at lhs' - lhs says equivalent
+    eps = sp.Symbol("epsilon")
+    band = Identity(id="clip-inside-band", title="clip is x inside its band", ref="1",
+                    lhs=sp.Min(1 + eps, sp.Max(x, 1 - eps)), rhs=x,
+                    domain={x: sp.Interval(0, 2), eps: sp.Interval.open(0, sp.Rational(1, 2))},
+                    where=(x >= 1 - eps, x <= 1 + eps))
+    same = Mutant("lhs:rewritten@0", "lhs: rewritten", band.__class__(**_fields(band)), band.lhs, band.lhs)
+    from verify_claims.run import mutation as run_mutation
+    cx = {"type": "refuted by certification", "method": "interval", "point": "x = 1"}
+    monkeypatch.setattr(run_mutation, "_still_true", lambda m, settings, screen: ("", cx))
+    row = classify(band, same, SETTINGS, claim_proved=True)
+    assert row["verdict"] == "killed" and row["killed_by"] == "certification", row
+    assert row["counterexample"]["type"] == "refuted by certification"
+    # without the counterexample, sympy's attempt decides as before
+    monkeypatch.setattr(run_mutation, "_still_true", lambda m, settings, screen: ("", None))
+    assert classify(band, same, SETTINGS, claim_proved=True)["verdict"] == "equivalent"
+
+
 CLIP_MODULE = '''
     """PPO's clip is x inside its band."""
     import sympy as sp

@@ -291,6 +291,10 @@ def classify(claim, m, settings, try_sound: bool = True, claim_proved: bool = Fa
         first = _proved_equivalent(claim, m, screen, numbers, settings) if claim_proved and try_sound else None
         if first is not None and first[0] == "proved":
             verdict, shown = "equivalent", "the mutated claim proved, as the claim is"
+        elif first is not None and first[1]:
+            # certification found and confirmed a counterexample, which refutes the mutant in
+            # a run whatever sympy's attempt at lhs' - lhs would say
+            verdict, cx, found = "killed", first[1], first[1]
         elif _equivalent(claim, m, pairs, numbers, settings):
             verdict = "equivalent"
         else:
