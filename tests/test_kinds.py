@@ -692,6 +692,61 @@ def test_sampling_respects_where_relations():
 
 
 @pytest.mark.parametrize("st", [sp.Interval(0, 1), sp.Interval.open(0, 1), sp.Interval.Lopen(-3, sp.Rational(1, 3)),
+                                sp.Interval(sp.Rational(1, 10), 7), sp.Interval.open(0, sp.oo), sp.Interval(2, sp.oo),
+                                sp.Interval.open(-sp.oo, 1), sp.Interval(-sp.oo, sp.oo), sp.FiniteSet(0, 1, 3)],
+                         ids=str)
+@pytest.mark.parametrize("dps", [15, 50, 71])
+def test_a_lazy_draw_holds_the_number_in_its_ball(st, dps):
+    """draw.lazy (sampling._drawer) makes the draws of `rng` that draw makes, and its ball
+    holds the very number draw gives, at every precision: a candidate the `where` balls
+    reject is never made in mpmath, so the ball must be right about it."""
+    flint = pytest.importorskip("flint")
+    from verify_claims.backends.ball import exact_ball
+    plain, lazy = random.Random(dps), random.Random(dps)
+    with mpmath.workdps(dps):
+        draw = sampling._drawer(st)
+        made_later = 0
+        for i in range(600):
+            edge = i % 3 == 0
+            v = draw(plain, edge)
+            ball, make, arg = draw.lazy(lazy, edge)
+            w = arg if make is None else make(arg)
+            made_later += make is not None
+            assert w._mpf_ == v._mpf_, (i, v, w)
+            assert ball.contains(exact_ball(v)), (i, v, ball)
+        assert made_later > 0 or not isinstance(st, sp.Interval)  # ordinary points wait to be made
+    assert plain.random() == lazy.random()
+
+
+_WHERE_DOMAINS = [
+    Domain({x: UNIT, y: UNIT}, (x + y < 1,)),
+    Domain({x: sp.Interval.open(0, 1), y: sp.Interval.open(0, 1)}, (x + y <= 1, x * (1 - x) > y * (1 - y))),
+    Domain({x: sp.Interval.open(0, sp.oo), y: sp.Interval(-sp.oo, sp.oo)}, (x ** 2 > 2, sp.Ne(y, 0))),
+    Domain({x: sp.Interval.open(0, 1), y: sp.Interval.open(0, 2)},
+           (sp.log(x / (1 - x)) - 2 * sp.asinh(y) + 2 * sp.sqrt(y ** 2 + 1) / y > 0,)),
+    Domain({x: sp.Interval(-1, 1), y: sp.Interval(-1, 1)}, (sp.sqrt(x) < y, sp.Abs(x - y) <= sp.Rational(1, 2))),
+]
+
+
+@pytest.mark.parametrize("dom", _WHERE_DOMAINS, ids=lambda d: " and ".join(map(str, d.where)))
+@pytest.mark.parametrize("dps", [15, 50])
+def test_the_where_balls_give_the_points_mpmath_gives(dom, dps, monkeypatch):
+    """The sampler asks a candidate's balls about the `where` relations first, and mpmath
+    only where a ball straddles 0 (edge points 1e-20 from a boundary, sqrt of a negative,
+    an equality): the same points, bit for bit, as asking mpmath about every candidate."""
+    pytest.importorskip("flint")
+    decided = []
+    real = sampling._decided
+    monkeypatch.setattr(sampling, "_decided", lambda b, v: decided.append(real(b, v)) or decided[-1])
+    with_balls = sampling.sample(dom, 120, random.Random(11), dps)
+    assert decided.count(None) < len(decided) and (True in decided or False in decided)
+    monkeypatch.setattr(sampling, "_where_balls", lambda d: None)  # mpmath alone, as before the balls
+    without = sampling.sample(dom, 120, random.Random(11), dps)
+    assert [{s: v._mpf_ for s, v in p.items()} for p in with_balls] == \
+        [{s: v._mpf_ for s, v in p.items()} for p in without]
+
+
+@pytest.mark.parametrize("st", [sp.Interval(0, 1), sp.Interval.open(0, 1), sp.Interval.Lopen(-3, sp.Rational(1, 3)),
                                 sp.Interval(sp.Rational(1, 10), 7), sp.Interval.open(0, sp.oo),
                                 sp.Interval(2, sp.oo), sp.Interval.open(-sp.oo, 1), sp.Interval(-sp.oo, sp.oo)],
                          ids=str)

@@ -39,11 +39,25 @@ def sample(domain: Domain, n: int, rng: random.Random, dps: int, max_tries: int 
     simple_rng = random.Random(repr(rng.getstate()))
     with mpmath.workdps(dps):
         draws = [(s, _drawer(domain.sets[s])) for s in syms]
+        in_balls = _where_balls(domain) if checks else None
         while len(points) < n:
             edge = edges and len(points) % 4 == 3
-            pt = {s: draw(rng, edge and rng.random() < 0.7) for s, draw in draws}
             tries += 1
-            if _satisfies(pt, syms, kinds, checks, dps):
+            if in_balls is None:
+                pt = {s: draw(rng, edge and rng.random() < 0.7) for s, draw in draws}
+                ok = _satisfies(pt, syms, kinds, checks, dps)
+            else:
+                # the candidate as balls first (the same draws of `rng`): a relation its balls
+                # decide needs no mpmath, and a rejected candidate is never made in mpmath
+                lazy = [draw.lazy(rng, edge and rng.random() < 0.7) for _, draw in draws]
+                ok = _decided(in_balls, [d[0] for d in lazy])
+                if ok is False:
+                    pt = None
+                else:
+                    pt = {s: (d[2] if d[1] is None else d[1](d[2])) for s, d in zip(syms, lazy)}
+                    if ok is None:
+                        ok = _satisfies(pt, syms, kinds, checks, dps)
+            if ok:
                 points.append(pt)
             elif tries > max_tries + 20 * n and len(points) == 0:
                 raise DeclarationError(
@@ -215,43 +229,177 @@ def _drawer(st):
     """draw(rng, edge) -> _sample_set(st, rng, edge), at the working precision, with the
     set's ends and width worked out once: the same numbers from the same draws of `rng`
     (the ordinary points of an interval, most of all points, in mpmath's own low-level
-    arithmetic; every other case by _sample_set itself)."""
+    arithmetic; every other case by _sample_set itself).
+
+    ``draw.lazy(rng, edge)`` makes the same draws of `rng` and returns (ball, make, arg):
+    an arb ball that holds the number draw would give, and the number itself, ``arg`` when
+    ``make`` is None, else ``make(arg)``: made only for a candidate the `where` relations'
+    balls do not reject (sample)."""
+    flint = _flint()
     if not isinstance(st, sp.Interval):
-        return lambda rng, edge: _sample_set(st, rng, edge)
+        def other(rng, edge):
+            return _sample_set(st, rng, edge)
+
+        def other_lazy(rng, edge):
+            v = _sample_set(st, rng, edge)
+            return _exact_ball(v), None, v
+        other.lazy = other_lazy
+        return other
     prec, rnd = mpmath.mp._prec_rounding
     flo, fhi = _ends(st)
     make = mpmath.mp.make_mpf
     edge_draw = _edge_drawer(st, flo, fhi)
+
+    def edge_lazy(rng):
+        v = edge_draw(rng)
+        return _exact_ball(v), None, v
     if flo is not None and fhi is not None:
         # flo + (fhi - flo) * mpf(u), each operation rounded as mpf's operators round it
         flo_, fhi_ = flo._mpf_, fhi._mpf_
         width_ = mpf_sub(fhi_, flo_, prec, rnd)
         lo_open, hi_open = bool(st.left_open), bool(st.right_open)
 
-        def draw(rng, edge):
-            if edge:
-                return edge_draw(rng)
-            x_ = mpf_add(flo_, mpf_mul(width_, from_float(rng.random()), prec, rnd), prec, rnd)
+        def exactly(u):
+            x_ = mpf_add(flo_, mpf_mul(width_, from_float(u), prec, rnd), prec, rnd)
             if x_ == flo_ and lo_open or x_ == fhi_ and hi_open:  # normalised: equal values, equal tuples
                 return (flo + fhi) / 2
             return make(x_)
+
+        def draw(rng, edge):
+            if edge:
+                return edge_draw(rng)
+            return exactly(rng.random())
+        # the ball: flo + width u in arb, widened by the two roundings at the working
+        # precision (each at most 2^-prec of a value no larger than |flo| + |width|)
+        lo_b, width_b = _exact_ball(flo), _exact_ball(make(width_))
+        hi_b = _exact_ball(fhi)
+        slack = flint.arb(0, 2.0 ** (2 - prec) * (abs(float(flo)) + abs(float(fhi)) + abs(float(make(width_)))))
+
+        def lazy(rng, edge):
+            if edge:
+                return edge_lazy(rng)
+            u = rng.random()
+            b = lo_b + width_b * flint.arb(u) + slack
+            if u == 0.0 or b.overlaps(lo_b) or b.overlaps(hi_b):  # where draw moves an open end's point
+                v = exactly(u)
+                return _exact_ball(v), None, v
+            return b, exactly, u
+        draw.lazy = lazy
         return draw
 
-    def draw_unbounded(rng, edge):
-        if edge:
-            return edge_draw(rng)
-        if rng.random() < 0.5:
-            mag_ = mpf_pow(_TEN, from_float(rng.uniform(-4, 4)), prec, rnd)
+    def magnitude(pow_, v):
+        if pow_:
+            mag_ = mpf_pow(_TEN, from_float(v), prec, rnd)
         else:
-            mag_ = from_float(rng.uniform(0, 10))
-        if mag_ == fzero:
-            mag_ = _HALF
+            mag_ = from_float(v)
+        return _HALF if mag_ == fzero else mag_
+
+    def unbounded(args):
+        pow_, v, negative = args
+        mag_ = magnitude(pow_, v)
         if flo is not None:
             return make(mpf_add(flo._mpf_, mag_, prec, rnd))
         if fhi is not None:
             return make(mpf_sub(fhi._mpf_, mag_, prec, rnd))
-        return make(mag_) if rng.random() < 0.5 else make(mpf_neg(mag_))
+        return make(mpf_neg(mag_)) if negative else make(mag_)
+
+    def draw_unbounded(rng, edge):
+        if edge:
+            return edge_draw(rng)
+        pow_ = rng.random() < 0.5
+        v = rng.uniform(-4, 4) if pow_ else rng.uniform(0, 10)
+        negative = flo is None and fhi is None and not rng.random() < 0.5
+        return unbounded((pow_, v, negative))
+    # the ball: 10^v in arb, widened by mpf_pow's error at the working precision (a few units
+    # in the last place of at most 10^4), then the end's sum, widened by its rounding
+    end_b = _exact_ball(flo if flo is not None else fhi) if flo is not None or fhi is not None else None
+    end_abs = abs(float(flo if flo is not None else fhi)) if end_b is not None else 0.0
+    ten = flint.arb(10)
+    pow_slack = flint.arb(0, 2.0 ** (4 - prec) * 1e4)
+    sum_slack = flint.arb(0, 2.0 ** (2 - prec) * (end_abs + 1e4))
+
+    def lazy_unbounded(rng, edge):
+        if edge:
+            return edge_lazy(rng)
+        pow_ = rng.random() < 0.5
+        v = rng.uniform(-4, 4) if pow_ else rng.uniform(0, 10)
+        negative = flo is None and fhi is None and not rng.random() < 0.5
+        if v == 0.0:  # a magnitude of 0 is moved to 1/2 (_HALF), as draw does
+            x = unbounded((pow_, v, negative))
+            return _exact_ball(x), None, x
+        m = ten ** flint.arb(v) + pow_slack if pow_ else flint.arb(v)
+        if end_b is None:
+            b = -m if negative else m
+        else:
+            b = (end_b + m if flo is not None else end_b - m) + sum_slack
+        return b, unbounded, (pow_, v, negative)
+    draw_unbounded.lazy = lazy_unbounded
     return draw_unbounded
+
+
+def _flint():
+    import flint
+    return flint
+
+
+def _exact_ball(v):
+    """An mpf as the arb ball of exactly its value (backends.ball.exact_ball), kept for
+    the few numbers every draw of edge points and simple numbers repeats."""
+    got = _BALLS.get(v._mpf_) if isinstance(v, mpmath.mpf) else None
+    if got is None:
+        from .ball import exact_ball
+        got = exact_ball(v)
+        if isinstance(v, mpmath.mpf):
+            if len(_BALLS) > 4096:
+                _BALLS.clear()
+            _BALLS[v._mpf_] = got
+    return got
+
+
+_BALLS: dict = {}
+
+
+def _where_balls(domain):
+    """Per `where` relation, (its sympy class, an arb program of lhs - rhs or None where
+    arb does not evaluate it), compiled once per domain; None when no relation has one."""
+    got = domain.__dict__.get("_where_balls", False)
+    if got is False:
+        from .ball import compile_ball
+        syms = domain.symbols()
+        got = [(type(rel), compile_ball(rel.lhs - rel.rhs, syms)) for rel in domain.where]
+        if all(prog is None for _, prog in got):
+            got = None
+        object.__setattr__(domain, "_where_balls", got)
+    return got
+
+
+def _decided(in_balls, balls):
+    """Do the balls of a candidate satisfy every `where` relation: True, False, or None when
+    some relation's ball does not tell (then mpmath decides, as it always did).  A relation
+    is decided only where its ball of lhs - rhs lies wholly on one side of 0, or is exactly
+    0: the sign mpmath gives the candidate's numbers there, the balls holding them."""
+    verdict = True
+    for kind, prog in in_balls:
+        if prog is None:
+            verdict = None
+            continue
+        try:
+            b = prog(balls)
+        except Exception:  # noqa: BLE001 - undefined, or not finite: mpmath decides
+            verdict = None
+            continue
+        if b < 0:
+            sign = -1
+        elif b > 0:
+            sign = 1
+        elif b.is_zero() and b.is_exact():
+            sign = 0
+        else:
+            verdict = None
+            continue
+        if not holds(kind, sign):
+            return False
+    return verdict
 
 
 _TEN, _HALF = from_int(10), from_float(0.5)
