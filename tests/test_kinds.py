@@ -700,7 +700,7 @@ def test_a_lazy_draw_holds_the_number_in_its_ball(st, dps):
     """draw.lazy (sampling._drawer) makes the draws of `rng` that draw makes, and its ball
     holds the very number draw gives, at every precision: a candidate the `where` balls
     reject is never made in mpmath, so the ball must be right about it."""
-    flint = pytest.importorskip("flint")
+    pytest.importorskip("flint")
     from verify_claims.backends.ball import exact_ball
     plain, lazy = random.Random(dps), random.Random(dps)
     with mpmath.workdps(dps):
