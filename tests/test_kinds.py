@@ -718,6 +718,20 @@ def test_a_lazy_draw_holds_the_number_in_its_ball(st, dps):
     assert plain.random() == lazy.random()
 
 
+@pytest.mark.parametrize("st", [sp.Interval.open(0, 1), sp.Interval(sp.Rational(1, 10), 7), sp.Interval.open(0, sp.oo),
+                                sp.Interval(-sp.oo, sp.oo), sp.FiniteSet(0, 1, 3)], ids=str)
+def test_a_simple_points_ordinary_sample_comes_from_the_drawer(st):
+    """_put_simple_points falls back to an ordinary sample one time in five; drawn by the
+    set's _drawer, it is the number _sample_set gives, with the same later draws."""
+    with mpmath.workdps(50):
+        draw = sampling._drawer(st)
+        fast, ref = random.Random(8), random.Random(8)
+        for _ in range(400):
+            a, b = sampling._simple_or_sampled(st, fast, draw), sampling._simple_or_sampled(st, ref)
+            assert a._mpf_ == b._mpf_
+    assert fast.random() == ref.random()
+
+
 _WHERE_DOMAINS = [
     Domain({x: UNIT, y: UNIT}, (x + y < 1,)),
     Domain({x: sp.Interval.open(0, 1), y: sp.Interval.open(0, 1)}, (x + y <= 1, x * (1 - x) > y * (1 - y))),

@@ -66,16 +66,18 @@ def sample(domain: Domain, n: int, rng: random.Random, dps: int, max_tries: int 
             elif tries > 50 * n + max_tries:
                 break
         if edges:
-            _put_simple_points(points, domain, syms, kinds, checks, simple_rng, dps)
+            _put_simple_points(points, domain, syms, kinds, checks, simple_rng, dps, dict(draws))
     return points
 
 
-def _put_simple_points(points, domain, syms, kinds, checks, rng, dps) -> None:
+def _put_simple_points(points, domain, syms, kinds, checks, rng, dps, draws=None) -> None:
     """Every eighth point (from the second) replaced by one on simple numbers, when such a
-    point satisfies `where` within a few tries."""
+    point satisfies `where` within a few tries.  `draws`: the sampler's drawer per symbol
+    (_drawer), which gives an ordinary sample as _sample_set does, in less time."""
+    draws = draws or {}
     for i in range(1, len(points), 8):
         for _ in range(20):
-            pt = {s: _simple_or_sampled(domain.sets[s], rng) for s in syms}
+            pt = {s: _simple_or_sampled(domain.sets[s], rng, draws.get(s)) for s in syms}
             if _satisfies(pt, syms, kinds, checks, dps):
                 points[i] = pt
                 break
@@ -204,9 +206,10 @@ _SIMPLE_EXACT = [_Exact(v) for v in _SIMPLE]
 _INSIDE: dict = {}
 
 
-def _simple_or_sampled(st, rng: random.Random):
+def _simple_or_sampled(st, rng: random.Random, draw=None):
     """A simple number of the set (most of the time; the simplest ones, 0 1 1/2 2, half
-    of those times), else an ordinary sample."""
+    of those times), else an ordinary sample (by `draw`, the set's _drawer, when given:
+    the same number from the same draws of `rng`)."""
     if rng.random() < 0.8:
         inside = _INSIDE.get(st)
         if inside is None:
@@ -216,7 +219,7 @@ def _simple_or_sampled(st, rng: random.Random):
         if inside:
             pool = inside[:2] if rng.random() < 0.5 else inside
             return mpmath.mpf(rng.choice(pool))
-    return _sample_set(st, rng, False)
+    return draw(rng, False) if draw is not None else _sample_set(st, rng, False)
 
 
 def _simple_in(v, st) -> bool:
