@@ -289,3 +289,28 @@ def test_subexpressions_printed_before_print_the_same_and_follow_the_notation():
     latex(sp.sin(big) * b, notation, record=rec2)  # printed before: the name's use is still recorded
     assert rec2 == [True]
     assert r"\Phi" not in latex(big * b, notation, abbreviate=False)
+
+
+def test_symbols_print_in_the_notations_forms_without_a_walk_of_the_tree(monkeypatch):
+    """latex() gives each symbol its notation form by name as it prints it (a bound index
+    of a sum, a derivative's variable, a symbol inside a named expression written out),
+    the same LaTeX as sympy's symbol_names filled from the expression's atoms, which it no
+    longer collects first (a walk of the whole tree per statement)."""
+    from sympy.printing.latex import LatexPrinter
+
+    n = Notation()
+    p, i, G = n.symbol("p", r"\pi(a)"), n.symbol("i", r"\iota"), n.symbol("G", r"\mathcal{G}")
+    q, k = sp.Symbol("q"), sp.Symbol("k_2")
+    named = n.define(p * (1 - p), r"\sigma^2")
+    exprs = [sp.Sum(p ** i / sp.factorial(i), (i, 0, G)), sp.Derivative(p ** 2 * q, p),
+             named + q * k, sp.log(p / (1 - p)) - sp.sqrt(G) * sp.Dummy("p")]
+    reference = [LatexPrinter({"symbol_names": {s: n.symbols[s.name] for s in e.atoms(sp.Symbol)
+                                                if s.name in n.symbols}}).doprint(e) for e in exprs[:2]]
+    assert [latex(e, n) for e in exprs[:2]] == reference
+    monkeypatch.setattr(sp.Basic, "atoms", lambda self, *types: (_ for _ in ()).throw(AssertionError("walked")))
+    n._changed()  # nothing printed before: every subexpression printed again
+    out = [latex(e, n) for e in exprs] + [latex(exprs[2], n, abbreviate=False)]
+    assert out[:2] == reference
+    assert r"\iota" in out[0] and r"\mathcal{G}" in out[0] and r"\pi(a)" in out[1]
+    assert r"\sigma^2" in out[2] and "k_{2}" in out[2]
+    assert r"\pi(a)" in out[3] and r"\mathcal{G}" in out[3] and r"\pi(a)" in out[4]

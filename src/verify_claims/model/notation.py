@@ -165,10 +165,11 @@ class _Printer(LatexPrinter):
     forms are the notation's, by name, and the brackets around it are its parent's
     business (parenthesize prints it first, then decides)."""
 
-    def __init__(self, named: dict, settings: dict, printed: dict | None = None):
+    def __init__(self, named: dict, settings: dict, printed: dict | None = None, by_name: dict | None = None):
         super().__init__(settings)
         self._named = named
         self._kept = printed
+        self._by_name = by_name or {}  # symbol name -> LaTeX (Notation.symbols)
         self.abbreviated = False
 
     def _print(self, expr, **kwargs):
@@ -215,6 +216,9 @@ class _Printer(LatexPrinter):
     def _print_Symbol(self, expr, style="plain"):
         if expr in self._settings["symbol_names"]:
             return self._settings["symbol_names"][expr]
+        by_name = self._by_name.get(expr.name)  # the notation's form, as symbol_names would give it
+        if by_name is not None:
+            return by_name
         if not expr.name.isascii():
             return math_safe_symbol(expr.name)
         return super()._print_Symbol(expr, style=style)
@@ -224,11 +228,11 @@ def latex(expr, notation: Notation | None = None, *, abbreviate: bool = True, re
     """LaTeX of ``expr`` in the paper's notation.  ``abbreviate=False`` prints named
     expressions expanded.  If ``record`` is a list, True is appended when a name was used."""
     expr = sp.sympify(expr)
-    names = {}
-    if notation is not None and notation.symbols:
-        names = {s: notation.symbols[s.name] for s in expr.atoms(sp.Symbol) if s.name in notation.symbols}
+    # each symbol's form is looked up by its name as it is printed (_print_Symbol): collecting
+    # the expression's symbols first walked the whole tree, a quarter of the printing's time
     printed = notation._printed.setdefault(bool(abbreviate), {}) if notation is not None else None
-    p = _Printer(notation.named if (notation is not None and abbreviate) else {}, {"symbol_names": names}, printed)
+    p = _Printer(notation.named if (notation is not None and abbreviate) else {}, {}, printed,
+                 notation.symbols if notation is not None else None)
     out = p.doprint(expr)
     if record is not None and p.abbreviated:
         record.append(True)
