@@ -19,7 +19,7 @@ from sympy.utilities.lambdify import implemented_function
 
 from verify_claims import (Chain, Identity, Inequality, Limit, Maximiser, Monotonic, Root, Stationary, Step,
                            not_in_general, refuted)
-from verify_claims.model.domain import Domain
+from verify_claims.model.domain import DeclarationError, Domain
 from verify_claims.model.result import ESTABLISHED, Result
 from verify_claims.run.settings import Settings
 from verify_claims.backends.numeric import NumericOutcome
@@ -700,7 +700,8 @@ def test_a_lazy_draw_holds_the_number_in_its_ball(st, dps):
     """draw.lazy (sampling._drawer) makes the draws of `rng` that draw makes, and its ball
     holds the very number draw gives, at every precision: a candidate the `where` balls
     reject is never made in mpmath, so the ball must be right about it."""
-    pytest.importorskip("flint")
+    import flint
+
     from verify_claims.backends.ball import exact_ball
     plain, lazy = random.Random(dps), random.Random(dps)
     with mpmath.workdps(dps):
@@ -713,7 +714,11 @@ def test_a_lazy_draw_holds_the_number_in_its_ball(st, dps):
             w = arg if make is None else make(arg)
             made_later += make is not None
             assert w._mpf_ == v._mpf_, (i, v, w)
-            assert ball.contains(exact_ball(v)), (i, v, ball)
+            # the ball holds the number as mpmath evaluates `where` at it: rounded to the
+            # working precision (an end kept at 60 digits), made here exactly at 1000 bits
+            at = v if v._mpf_[3] <= mpmath.mp.prec else +v
+            with flint.ctx.workprec(1000):
+                assert ball.contains(exact_ball(at)), (i, v, ball)
         assert made_later > 0 or not isinstance(st, sp.Interval)  # ordinary points wait to be made
     assert plain.random() == lazy.random()
 
@@ -748,7 +753,6 @@ def test_the_where_balls_give_the_points_mpmath_gives(dom, dps, monkeypatch):
     """The sampler asks a candidate's balls about the `where` relations first, and mpmath
     only where a ball straddles 0 (edge points 1e-20 from a boundary, sqrt of a negative,
     an equality): the same points, bit for bit, as asking mpmath about every candidate."""
-    pytest.importorskip("flint")
     decided = []
     real = sampling._decided
     monkeypatch.setattr(sampling, "_decided", lambda b, v: decided.append(real(b, v)) or decided[-1])
@@ -758,6 +762,31 @@ def test_the_where_balls_give_the_points_mpmath_gives(dom, dps, monkeypatch):
     without = sampling.sample(dom, 120, random.Random(11), dps)
     assert [{s: v._mpf_ for s, v in p.items()} for p in with_balls] == \
         [{s: v._mpf_ for s, v in p.items()} for p in without]
+
+
+@pytest.mark.parametrize("arb_bits", [53, 300])
+def test_the_where_balls_agree_with_mpmath_whatever_arbs_precision(arb_bits, monkeypatch):
+    """flint's precision is global, and other code raises it for a while: the sampler's
+    balls work at their own 53 bits, and a ball decides only where mpmath's rounding cannot
+    change the sign, so a point mpmath rejects is never taken (x and y equal at 15 digits but
+    not at the ends' 60; a square root that mpmath rounds to x) and the points are mpmath's."""
+    import flint
+    monkeypatch.setattr(flint.ctx, "prec", arb_bits)
+    third = sp.Rational(1, 3)
+    ne = Domain({x: sp.Interval(third, 1), y: sp.Interval(0, third + sp.Rational(1, 10 ** 50))}, (sp.Ne(x, y),))
+    pts = sampling.sample(ne, 200, random.Random(0), 15)
+    with mpmath.workdps(15):
+        progs = sampling._where_programs(ne)
+        assert all(sampling._satisfies(p, ne.symbols(), [sp.Unequality], progs, 15) for p in pts)
+    monkeypatch.setattr(sampling, "_where_balls", lambda d: None)
+    assert [{s: v._mpf_ for s, v in p.items()} for p in sampling.sample(ne, 200, random.Random(0), 15)] == \
+        [{s: v._mpf_ for s, v in p.items()} for p in pts]
+    monkeypatch.undo()
+    monkeypatch.setattr(flint.ctx, "prec", arb_bits)
+    rounded = Domain({x: sp.FiniteSet(1, 2), y: UNIT}, (sp.sqrt(x ** 2 + sp.Rational(1, 10 ** 40)) - x > 0,))
+    with pytest.raises(DeclarationError, match="domain appears empty"):  # in mpmath at 15 digits, as before
+        sampling.sample(rounded, 20, random.Random(0), 15)
+    assert flint.ctx.prec == arb_bits  # the caller's precision, restored
 
 
 @pytest.mark.parametrize("st", [sp.Interval(0, 1), sp.Interval.open(0, 1), sp.Interval.Lopen(-3, sp.Rational(1, 3)),

@@ -314,3 +314,4 @@ def test_symbols_print_in_the_notations_forms_without_a_walk_of_the_tree(monkeyp
     assert r"\iota" in out[0] and r"\mathcal{G}" in out[0] and r"\pi(a)" in out[1]
     assert r"\sigma^2" in out[2] and "k_{2}" in out[2]
     assert r"\pi(a)" in out[3] and r"\mathcal{G}" in out[3] and r"\pi(a)" in out[4]
+    assert latex(sp.MatrixSymbol("p", 2, 2), n) == "p"  # not a Symbol: its own name, as before

@@ -37,7 +37,9 @@ def sample(domain: Domain, n: int, rng: random.Random, dps: int, max_tries: int 
     # simple points come from their own generator, derived from (not drawn from) `rng`: the
     # ordinary points, and every later draw from `rng`, are what they were without them
     simple_rng = random.Random(repr(rng.getstate()))
-    with mpmath.workdps(dps):
+    # arb at 53 bits, never finer than mpmath's working precision here (dps >= 15): a ball
+    # that excludes 0 then excludes mpmath's rounding too (_decided)
+    with mpmath.workdps(dps), _flint().ctx.workprec(ARB_BITS):
         draws = [(s, _drawer(domain.sets[s])) for s in syms]
         in_balls = _where_balls(domain) if checks else None
         while len(points) < n:
@@ -245,7 +247,7 @@ def _drawer(st):
 
         def other_lazy(rng, edge):
             v = _sample_set(st, rng, edge)
-            return _exact_ball(v), None, v
+            return _working_ball(v), None, v
         other.lazy = other_lazy
         return other
     prec, rnd = mpmath.mp._prec_rounding
@@ -255,7 +257,7 @@ def _drawer(st):
 
     def edge_lazy(rng):
         v = edge_draw(rng)
-        return _exact_ball(v), None, v
+        return _working_ball(v), None, v
     if flo is not None and fhi is not None:
         # flo + (fhi - flo) * mpf(u), each operation rounded as mpf's operators round it
         flo_, fhi_ = flo._mpf_, fhi._mpf_
@@ -276,7 +278,7 @@ def _drawer(st):
         # precision (each at most 2^-prec of a value no larger than |flo| + |width|)
         lo_b, width_b = _exact_ball(flo), _exact_ball(make(width_))
         hi_b = _exact_ball(fhi)
-        slack = flint.arb(0, 2.0 ** (2 - prec) * (abs(float(flo)) + abs(float(fhi)) + abs(float(make(width_)))))
+        slack = _around_zero((abs(lo_b) + abs(hi_b) + abs(width_b)) * flint.arb(2) ** (2 - prec))
 
         def lazy(rng, edge):
             if edge:
@@ -285,7 +287,7 @@ def _drawer(st):
             b = lo_b + width_b * flint.arb(u) + slack
             if u == 0.0 or b.overlaps(lo_b) or b.overlaps(hi_b):  # where draw moves an open end's point
                 v = exactly(u)
-                return _exact_ball(v), None, v
+                return _working_ball(v), None, v
             return b, exactly, u
         draw.lazy = lazy
         return draw
@@ -316,10 +318,9 @@ def _drawer(st):
     # the ball: 10^v in arb, widened by mpf_pow's error at the working precision (a few units
     # in the last place of at most 10^4), then the end's sum, widened by its rounding
     end_b = _exact_ball(flo if flo is not None else fhi) if flo is not None or fhi is not None else None
-    end_abs = abs(float(flo if flo is not None else fhi)) if end_b is not None else 0.0
     ten = flint.arb(10)
-    pow_slack = flint.arb(0, 2.0 ** (4 - prec) * 1e4)
-    sum_slack = flint.arb(0, 2.0 ** (2 - prec) * (end_abs + 1e4))
+    pow_slack = _around_zero(flint.arb(2) ** (4 - prec) * 10 ** 4)
+    sum_slack = _around_zero(flint.arb(2) ** (2 - prec) * ((abs(end_b) if end_b is not None else 0) + 10 ** 4))
 
     def lazy_unbounded(rng, edge):
         if edge:
@@ -329,7 +330,7 @@ def _drawer(st):
         negative = flo is None and fhi is None and not rng.random() < 0.5
         if v == 0.0:  # a magnitude of 0 is moved to 1/2 (_HALF), as draw does
             x = unbounded((pow_, v, negative))
-            return _exact_ball(x), None, x
+            return _working_ball(x), None, x
         m = ten ** flint.arb(v) + pow_slack if pow_ else flint.arb(v)
         if end_b is None:
             b = -m if negative else m
@@ -361,6 +362,25 @@ def _exact_ball(v):
 
 _BALLS: dict = {}
 
+# the bits of arb's arithmetic while sampling (sample): no more than mpmath's at any
+# sampling precision, so its roundings cover mpmath's
+ARB_BITS = 53
+
+
+def _working_ball(v):
+    """The ball of exactly the number mpmath evaluates a `where` relation at: v rounded to
+    the working precision (Program.mp_here rounds every argument so: an end kept at 60
+    digits is asked about at the working precision)."""
+    if isinstance(v, mpmath.mpf) and v._mpf_[3] > mpmath.mp.prec:
+        v = +v
+    return _exact_ball(v)
+
+
+def _around_zero(bound):
+    """The ball [-b, b] for the upper end b of |bound|."""
+    b = abs(bound).upper() if hasattr(bound, "upper") else abs(bound)
+    return _flint().arb.union(-b, b)
+
 
 def _where_balls(domain):
     """Per `where` relation, (its sympy class, an arb program of lhs - rhs or None where
@@ -382,6 +402,7 @@ def _decided(in_balls, balls):
     is decided only where its ball of lhs - rhs lies wholly on one side of 0, or is exactly
     0: the sign mpmath gives the candidate's numbers there, the balls holding them."""
     verdict = True
+    flint_arb = _flint().arb
     for kind, prog in in_balls:
         if prog is None:
             verdict = None
@@ -391,9 +412,13 @@ def _decided(in_balls, balls):
         except Exception:  # noqa: BLE001 - undefined, or not finite: mpmath decides
             verdict = None
             continue
-        if b < 0:
+        # decided only where 0 lies outside the ball widened to twice its radius: then the
+        # exact value is farther from 0 than arb's roundings, which (at ARB_BITS, no finer than
+        # mpmath's working precision) bound mpmath's own, so mpmath's value has its sign
+        wide = b if b.is_exact() else flint_arb(b.mid(), 2 * b.rad())
+        if wide < 0:
             sign = -1
-        elif b > 0:
+        elif wide > 0:
             sign = 1
         elif b.is_zero() and b.is_exact():
             sign = 0

@@ -216,7 +216,9 @@ class _Printer(LatexPrinter):
     def _print_Symbol(self, expr, style="plain"):
         if expr in self._settings["symbol_names"]:
             return self._settings["symbol_names"][expr]
-        by_name = self._by_name.get(expr.name)  # the notation's form, as symbol_names would give it
+        # the notation's form, as symbol_names filled from the expression's symbols gave it
+        # (a Symbol's: sympy prints a MatrixSymbol through here too)
+        by_name = self._by_name.get(expr.name) if isinstance(expr, sp.Symbol) else None
         if by_name is not None:
             return by_name
         if not expr.name.isascii():
