@@ -461,15 +461,20 @@ def test_a_claims_mutants_share_what_the_sign_analysis_worked_out(monkeypatch):
     assert symbolic._SHARED_MEMOS is None
 
 
+def _clip_band():
+    """PPO's clip is x inside its band: an identity the prover proves case by case."""
+    eps = sp.Symbol("epsilon")
+    return Identity(id="clip-inside-band", title="clip is x inside its band", ref="1",
+                    lhs=sp.Min(1 + eps, sp.Max(x, 1 - eps)), rhs=x,
+                    domain={x: sp.Interval(0, 2), eps: sp.Interval.open(0, sp.Rational(1, 2))},
+                    where=(x >= 1 - eps, x <= 1 + eps))
+
+
 def test_a_proved_mutant_of_a_proved_identity_is_equivalent(tmp_path):
     # inside the band both sides are x; a mutant moving the clip's upper end (1 + eps ->
     # 2 + eps) changes nothing there, which sympy's attempt at lhs' - lhs does not show but
     # the identity's prover (case by case) does: lhs' = x = lhs on the domain
-    eps = sp.Symbol("epsilon")
-    band = Identity(id="clip-inside-band", title="clip is x inside its band", ref="1",
-                    lhs=sp.Min(1 + eps, sp.Max(x, 1 - eps)), rhs=x,
-                    domain={x: sp.Interval(0, 2), eps: sp.Interval.open(0, sp.Rational(1, 2))},
-                    where=(x >= 1 - eps, x <= 1 + eps))
+    band, eps = _clip_band(), sp.Symbol("epsilon")
     wider = sp.Min(2 + eps, sp.Max(x, 1 - eps))
     m = Mutant("lhs:const-plus-one@0.0", "lhs: 1 -> 2", band.__class__(**{**_fields(band), "lhs": wider}),
                band.lhs, wider)
@@ -493,11 +498,7 @@ def test_a_counterexample_from_the_proof_first_attempt_is_not_dropped(monkeypatc
     # the attempt made first for an identity the run proved (_proved_equivalent) can come
     # back with a counterexample that certification found and confirmed; the gate refutes
     # such a mutant, so it is killed, even where sympy's attempt at lhs' - lhs says equivalent
-    eps = sp.Symbol("epsilon")
-    band = Identity(id="clip-inside-band", title="clip is x inside its band", ref="1",
-                    lhs=sp.Min(1 + eps, sp.Max(x, 1 - eps)), rhs=x,
-                    domain={x: sp.Interval(0, 2), eps: sp.Interval.open(0, sp.Rational(1, 2))},
-                    where=(x >= 1 - eps, x <= 1 + eps))
+    band = _clip_band()
     same = Mutant("lhs:rewritten@0", "lhs: rewritten", band.__class__(**_fields(band)), band.lhs, band.lhs)
     from verify_claims.run import mutation as run_mutation
     cx = {"type": "refuted by certification", "method": "interval", "point": "x = 1"}

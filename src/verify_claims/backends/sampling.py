@@ -308,13 +308,17 @@ def _drawer(st):
             return make(mpf_sub(fhi._mpf_, mag_, prec, rnd))
         return make(mpf_neg(mag_)) if negative else make(mag_)
 
+    def unbounded_draws(rng):
+        """(a power of ten?, its exponent or the magnitude, negative?): the draws of `rng`
+        an ordinary point of an unbounded interval takes, in their order (draw and lazy)."""
+        pow_ = rng.random() < 0.5
+        v = rng.uniform(-4, 4) if pow_ else rng.uniform(0, 10)
+        return pow_, v, flo is None and fhi is None and not rng.random() < 0.5
+
     def draw_unbounded(rng, edge):
         if edge:
             return edge_draw(rng)
-        pow_ = rng.random() < 0.5
-        v = rng.uniform(-4, 4) if pow_ else rng.uniform(0, 10)
-        negative = flo is None and fhi is None and not rng.random() < 0.5
-        return unbounded((pow_, v, negative))
+        return unbounded(unbounded_draws(rng))
     # the ball: 10^v in arb, widened by mpf_pow's error at the working precision (a few units
     # in the last place of at most 10^4), then the end's sum, widened by its rounding
     end_b = _exact_ball(flo if flo is not None else fhi) if flo is not None or fhi is not None else None
@@ -325,9 +329,7 @@ def _drawer(st):
     def lazy_unbounded(rng, edge):
         if edge:
             return edge_lazy(rng)
-        pow_ = rng.random() < 0.5
-        v = rng.uniform(-4, 4) if pow_ else rng.uniform(0, 10)
-        negative = flo is None and fhi is None and not rng.random() < 0.5
+        pow_, v, negative = unbounded_draws(rng)
         if v == 0.0:  # a magnitude of 0 is moved to 1/2 (_HALF), as draw does
             x = unbounded((pow_, v, negative))
             return _working_ball(x), None, x
